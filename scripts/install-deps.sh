@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# install-deps.sh — installs the Debian packages iomodel needs to build, test
+# and benchmark, and only those that are missing. Safe to run again.
+set -eu
+
+packages=(
+	gcc meson ninja-build pkg-config         # build
+	liburing-dev libaio-dev libblkid-dev     # IO backends, device signatures
+	libjansson-dev                           # JSON results
+	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
+	fio                                      # bench/: the peer iomodel is compared with
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+as_root=()
+[ "$(id -u)" = 0 ] || as_root=(sudo)
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
+	"${missing[@]}" >/dev/null

@@ -1,0 +1,118 @@
+/*
+ * backend.h — the one interface between the engine and whatever carries out
+ * IOs: io_uring, libaio, synchronous pread/pwrite, the null target, and (later)
+ * simulated drives with a virtual clock.
+ *
+ * The engine owns the requests and the buffers. It queues requests with
+ * backend_queue(), then calls backend_submit_and_reap() to hand the queued
+ * requests to the device and wait for at least `min_complete` of the ones in
+ * flight; each request handed back has `result` (bytes done or -errno) and
+ * `complete_ns` filled in. All times come from backend_now_ns(): the
+ * monotonic clock for real devices, the virtual clock for simulated ones,
+ * so the engine never reads a clock of its own.
+ *
+ * Lifecycle: backend_open() … backend_close(). Functions return 0 (or a
+ * count) or a negative errno; -EINTR from submit_and_reap means a signal
+ * arrived and the call may simply be repeated.
+ */
+#ifndef IOMODEL_BACKEND_H
+#define IOMODEL_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/errmsg.h"
+
+enum io_op {
+	IO_READ = 0,
+	IO_WRITE = 1,
+};
+
+struct io_request {
+	uint64_t offset;
+	uint32_t length;
+	enum io_op op;
+	unsigned slot;		/* unique among requests in flight: 0 .. queue_depth-1 */
+	unsigned buf_index;	/* which of the registered buffers */
+	void *buf;
+	uint64_t submit_ns;	/* set by the engine when queued */
+	uint64_t complete_ns;	/* set by the backend on completion */
+	int64_t result;		/* set by the backend: bytes done or -errno */
+};
+
+enum backend_kind {
+	BACKEND_IO_URING,
+	BACKEND_LIBAIO,
+	BACKEND_PSYNC,
+	BACKEND_NULL,
+};
+
+struct backend_params {
+	int fd;			/* -1 for the null target */
+	unsigned queue_depth;	/* most requests ever in flight */
+	void *buffers;		/* buffer_count buffers of buffer_size bytes, back to back */
+	unsigned buffer_count;
+	uint64_t buffer_size;
+};
+
+struct backend;
+
+struct backend_ops {
+	const char *name;
+	int (*queue)(struct backend *be, struct io_request *req);
+	int (*submit_and_reap)(struct backend *be, unsigned min_complete,
+			       struct io_request **done, unsigned max_done);
+	uint64_t (*now_ns)(struct backend *be);
+	void (*close)(struct backend *be);
+};
+
+/* Each implementation embeds this as the first member of its own state. */
+struct backend {
+	const struct backend_ops *ops;
+};
+
+/*
+ * Open a backend of `kind` for `p`. For BACKEND_IO_URING and BACKEND_LIBAIO,
+ * when the kernel refuses the interface, fall back (io_uring → libaio → psync)
+ * and describe the fallback in `notice` (empty when none happened).
+ */
+int backend_open(struct backend **out, enum backend_kind kind,
+		 const struct backend_params *p, struct errmsg *notice,
+		 struct errmsg *err);
+
+/* Parse "io_uring", "libaio", "psync"; -EINVAL otherwise. */
+int backend_kind_parse(const char *name, enum backend_kind *out);
+const char *backend_name(const struct backend *be);
+
+static inline int backend_queue(struct backend *be, struct io_request *req)
+{
+	return be->ops->queue(be, req);
+}
+
+static inline int backend_submit_and_reap(struct backend *be, unsigned min_complete,
+					  struct io_request **done, unsigned max_done)
+{
+	return be->ops->submit_and_reap(be, min_complete, done, max_done);
+}
+
+static inline uint64_t backend_now_ns(struct backend *be)
+{
+	return be->ops->now_ns(be);
+}
+
+static inline void backend_close(struct backend *be)
+{
+	if (be)
+		be->ops->close(be);
+}
+
+/* The constructors behind backend_open(), one per file. */
+int uring_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
+int aio_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
+int psync_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
+int null_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
+
+/* Shared by the backends that run on the wall clock. */
+uint64_t backend_wall_now_ns(struct backend *be);
+
+#endif

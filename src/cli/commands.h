@@ -1,0 +1,22 @@
+/*
+ * commands.h — the subcommands of the iomodel program. Each takes the
+ * arguments after its name (argv[0] is the subcommand) and returns the
+ * process exit status: 0 success, 1 the run failed (IO error), 2 bad input
+ * or a refused target, 130 interrupted.
+ */
+#ifndef IOMODEL_COMMANDS_H
+#define IOMODEL_COMMANDS_H
+
+#include <stdio.h>
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,
+	EXIT_BAD_INPUT = 2,
+	EXIT_INTERRUPTED = 130,
+};
+
+int cmd_run(int argc, char **argv);
+void cmd_run_usage(FILE *f);
+
+#endif

@@ -1,0 +1,257 @@
+/*
+ * engine.c — the run loop of engine.h.
+ *
+ * Hot path, per batch of completions: one backend call that submits what was
+ * queued and reaps what finished, one clock reading for the submission time
+ * of the IOs queued next, and per IO a histogram increment, a timeline
+ * increment and the next offset. No allocation, no division on the common
+ * path.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "engine/offsets.h"
+#include "util/rng.h"
+#include "util/units.h"
+
+struct engine {
+	const struct job_spec *spec;
+	struct backend *be;
+	const volatile sig_atomic_t *stop;
+	struct run_result *r;
+	struct offset_gen offsets;
+	struct rng mix;
+	struct io_request *reqs;
+	struct io_request **done;
+
+	bool measuring;
+	bool stopping;
+	unsigned inflight;
+	uint64_t issued_ios;
+	uint64_t issued_bytes;
+	uint64_t start_ns;
+	uint64_t last_complete_ns;
+	size_t second;		/* timeline second of [second_start, second_end) */
+	uint64_t second_start_ns;
+	uint64_t second_end_ns;
+};
+
+int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
+		     uint64_t limit, uint64_t seed)
+{
+	uint64_t count = qd, total;
+	struct rng rng;
+	uint64_t *words;
+
+	if (bs * qd > limit)
+		count = limit / bs ? limit / bs : 1;
+	total = count * bs;
+	if (posix_memalign(&b->base, 4096, total))
+		return -ENOMEM;
+	b->count = (unsigned)count;
+	b->size = bs;
+	rng_init(&rng, seed ^ 0x5eedb10cULL);
+	words = b->base;
+	for (uint64_t i = 0; i < total / 8; i++)
+		words[i] = rng_next(&rng);
+	for (uint64_t i = total / 8 * 8; i < total; i++)
+		((unsigned char *)b->base)[i] = (unsigned char)rng_next(&rng);
+	return 0;
+}
+
+void io_buffers_release(struct io_buffers *b)
+{
+	free(b->base);
+	memset(b, 0, sizeof(*b));
+}
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < 2; i++) {
+		hist_init(&r->op[i].lat);
+		timeline_init(&r->op[i].timeline);
+	}
+}
+
+void run_result_release(struct run_result *r)
+{
+	for (int i = 0; i < 2; i++)
+		timeline_release(&r->op[i].timeline);
+}
+
+static bool may_issue(const struct engine *e)
+{
+	const struct job_spec *s = e->spec;
+
+	if (e->stopping)
+		return false;
+	if (!e->measuring)
+		return true;
+	return (!s->max_ios || e->issued_ios < s->max_ios) &&
+	       (!s->max_bytes || e->issued_bytes < s->max_bytes);
+}
+
+static int issue(struct engine *e, struct io_request *req, uint64_t now)
+{
+	unsigned pct = e->spec->read_pct;
+
+	if (pct == 100)
+		req->op = IO_READ;
+	else if (pct == 0)
+		req->op = IO_WRITE;
+	else
+		req->op = rng_below(&e->mix, 100) < pct ? IO_READ : IO_WRITE;
+	req->offset = offset_gen_next(&e->offsets);
+	req->submit_ns = now;
+	e->issued_ios++;
+	e->issued_bytes += req->length;
+	e->inflight++;
+	return backend_queue(e->be, req);
+}
+
+static void record_error(struct engine *e, const struct io_request *req)
+{
+	struct run_error *err = &e->r->error;
+
+	e->stopping = true;
+	if (err->set)
+		return;
+	err->set = true;
+	err->op = req->op;
+	err->offset = req->offset;
+	err->length = req->length;
+	err->result = req->result;
+}
+
+static void account(struct engine *e, const struct io_request *req)
+{
+	struct op_result *op = &e->r->op[req->op];
+	uint64_t done = req->complete_ns;
+	uint64_t lat = done > req->submit_ns ? done - req->submit_ns : 0;
+
+	if (done < e->second_start_ns || done >= e->second_end_ns) {
+		e->second = (done - e->start_ns) / NSEC_PER_SEC;
+		e->second_start_ns = e->start_ns + e->second * NSEC_PER_SEC;
+		e->second_end_ns = e->second_start_ns + NSEC_PER_SEC;
+	}
+	op->ios++;
+	op->bytes += req->length;
+	hist_add(&op->lat, lat);
+	if (timeline_add(&op->timeline, e->second, req->length, lat))
+		e->stopping = true;	/* out of memory: end the run, keep what we have */
+	if (done > e->last_complete_ns)
+		e->last_complete_ns = done;
+}
+
+static void complete(struct engine *e, const struct io_request *req)
+{
+	e->inflight--;
+	if (req->result != (int64_t)req->length)
+		record_error(e, req);
+	else if (e->measuring)
+		account(e, req);
+}
+
+static void start_phase(struct engine *e, bool measuring, uint64_t now)
+{
+	e->measuring = measuring;
+	e->stopping = false;
+	e->issued_ios = 0;
+	e->issued_bytes = 0;
+	e->start_ns = now;
+	e->last_complete_ns = now;
+	e->second = 0;
+	e->second_start_ns = now;
+	e->second_end_ns = now + NSEC_PER_SEC;
+}
+
+/* Run until `duration_ns` (0: no limit) or another stop rule, then drain. */
+static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
+{
+	unsigned qd = e->spec->qd;
+	uint64_t now = backend_now_ns(e->be);
+	int ret = 0;
+
+	start_phase(e, measuring, now);
+	for (unsigned i = 0; i < qd && may_issue(e) && !ret; i++)
+		ret = issue(e, &e->reqs[i], now);
+	while (e->inflight && !ret) {
+		int n = backend_submit_and_reap(e->be, 1, e->done, qd);
+
+		if (n < 0 && n != -EINTR)
+			return n;
+		for (int i = 0; i < n; i++)
+			complete(e, e->done[i]);
+		if (*e->stop) {
+			e->stopping = true;
+			e->r->interrupted = true;
+		}
+		now = backend_now_ns(e->be);
+		if (duration_ns && now - e->start_ns >= duration_ns)
+			e->stopping = true;
+		for (int i = 0; i < n && may_issue(e) && !ret; i++)
+			ret = issue(e, e->done[i], now);
+	}
+	return ret;
+}
+
+static double timeval_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static int engine_setup(struct engine *e, const struct job_spec *spec,
+			const struct io_buffers *bufs, struct errmsg *err)
+{
+	int ret = offset_gen_init(&e->offsets, spec->offset, spec->length, spec->bs,
+				  spec->align, spec->random, spec->seed, err);
+
+	if (ret)
+		return ret;
+	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
+	e->reqs = calloc(spec->qd, sizeof(*e->reqs));
+	e->done = calloc(spec->qd, sizeof(*e->done));
+	if (!e->reqs || !e->done)
+		return errmsg_set(err, -ENOMEM, "out of memory for %u requests", spec->qd);
+	for (unsigned i = 0; i < spec->qd; i++) {
+		struct io_request *req = &e->reqs[i];
+
+		req->slot = i;
+		req->buf_index = i % bufs->count;
+		req->buf = (char *)bufs->base + (size_t)req->buf_index * bufs->size;
+		req->length = (uint32_t)spec->bs;
+	}
+	return 0;
+}
+
+int engine_run(const struct job_spec *spec, struct backend *be,
+	       const struct io_buffers *bufs, const volatile sig_atomic_t *stop,
+	       struct run_result *r, struct errmsg *err)
+{
+	struct engine e = { .spec = spec, .be = be, .stop = stop, .r = r };
+	struct rusage before, after;
+	int ret = engine_setup(&e, spec, bufs, err);
+
+	if (!ret && spec->ramp_ns)
+		ret = run_phase(&e, spec->ramp_ns, false);
+	if (!ret && !r->error.set && !r->interrupted) {
+		getrusage(RUSAGE_SELF, &before);
+		ret = run_phase(&e, spec->runtime_ns, true);
+		getrusage(RUSAGE_SELF, &after);
+		r->elapsed_ns = e.last_complete_ns - e.start_ns;
+		r->cpu_user_s = timeval_s(after.ru_utime) - timeval_s(before.ru_utime);
+		r->cpu_sys_s = timeval_s(after.ru_stime) - timeval_s(before.ru_stime);
+	}
+	free(e.reqs);
+	free(e.done);
+	if (ret && ret != -ENOMEM && !err->text[0])
+		errmsg_set(err, ret, "backend %s failed: %s", backend_name(be), strerror(-ret));
+	if (!ret && r->error.set)
+		ret = -EIO;
+	return ret;
+}

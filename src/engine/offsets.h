@@ -1,0 +1,52 @@
+/*
+ * offsets.h — where each IO of a job lands.
+ *
+ * A region [offset, offset + length) of the target is cut into positions:
+ * every multiple of `align` (counted from the start of the target, not of
+ * the region) whose IO of `bs` bytes fits inside the region.
+ *  - random: each position equally likely, drawn independently (uniform,
+ *    with repeats, deterministic for a seed);
+ *  - sequential: from the first position upwards in steps of `bs`, wrapping
+ *    to the first position when the next IO would leave the region, so that
+ *    one pass visits each offset once.
+ */
+#ifndef IOMODEL_OFFSETS_H
+#define IOMODEL_OFFSETS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/errmsg.h"
+#include "util/rng.h"
+
+struct offset_gen {
+	uint64_t first;		/* lowest offset used */
+	uint64_t positions;	/* random: number of aligned positions */
+	uint64_t align;
+	uint64_t last;		/* sequential: highest offset used */
+	uint64_t bs;
+	uint64_t next;		/* sequential: the next offset */
+	bool random;
+	struct rng rng;
+};
+
+/*
+ * Set up `g`. Fails with -EINVAL (and a message) when the region holds no
+ * aligned IO of `bs` bytes, or bs or align is zero.
+ */
+int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
+		    uint64_t region_length, uint64_t bs, uint64_t align,
+		    bool random, uint64_t seed, struct errmsg *err);
+
+static inline uint64_t offset_gen_next(struct offset_gen *g)
+{
+	uint64_t off;
+
+	if (g->random)
+		return g->first + rng_below(&g->rng, g->positions) * g->align;
+	off = g->next;
+	g->next = off + g->bs <= g->last ? off + g->bs : g->first;
+	return off;
+}
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * result_json.c — the JSON form of a run (schema "iomodel.run/1", documented
+ * field by field in docs/json-schema.md), built with jansson.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "run_output.h"
+#include "util/units.h"
+
+static json_t *histogram_json(const struct histogram *h)
+{
+	json_t *buckets = json_array();
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		if (h->buckets[i])
+			json_array_append_new(buckets,
+				json_pack("[I,I,I]", (json_int_t)hist_bucket_low(i),
+					  (json_int_t)hist_bucket_width(i),
+					  (json_int_t)h->buckets[i]));
+	}
+	return json_pack("{s:s,s:s,s:i,s:i,s:f,s:o}",
+			 "layout", "log-linear", "unit", "ns",
+			 "linear_below", 2 * HIST_SUB_BUCKETS,
+			 "sub_buckets_per_octave", HIST_SUB_BUCKETS,
+			 "max_relative_error", HIST_MAX_RELATIVE_ERROR,
+			 "buckets", buckets);
+}
+
+static json_t *timeline_json(const struct timeline *t, uint64_t elapsed_ns)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < t->len; i++) {
+		const struct timeline_second *s = &t->seconds[i];
+		double span = (double)elapsed_ns / 1e9 - (double)i;
+
+		if (span > 1.0)
+			span = 1.0;
+		if (span <= 0)
+			span = 1.0;
+		json_array_append_new(arr, json_pack("{s:I,s:f,s:I,s:f,s:f,s:f}",
+			"t_s", (json_int_t)i, "seconds", span,
+			"ios", (json_int_t)s->ios, "iops", (double)s->ios / span,
+			"mib_s", (double)s->bytes / MIB / span,
+			"max_lat_us", (double)s->max_lat_ns / 1e3));
+	}
+	return arr;
+}
+
+static json_t *cpu_json(const struct run_result *r)
+{
+	return json_pack("{s:f,s:f}", "user_s", r->cpu_user_s, "sys_s", r->cpu_sys_s);
+}
+
+static json_t *result_json(const struct op_summary *s, const struct op_result *op,
+			   const struct run_result *r)
+{
+	json_t *lat = json_object();
+
+	for (int k = 0; k < 8; k++)
+		json_object_set_new(lat, op_summary_lat_names[k], json_real(s->lat_us[k]));
+	return json_pack("{s:s,s:I,s:I,s:f,s:f,s:f,s:o,s:o,s:o,s:o}",
+			 "op", s->op, "ios", (json_int_t)s->ios,
+			 "bytes", (json_int_t)s->bytes, "seconds", s->seconds,
+			 "iops", s->iops, "mib_s", s->mib_s, "lat_us", lat,
+			 "cpu", cpu_json(r),
+			 "histogram", histogram_json(&op->lat),
+			 "timeline", timeline_json(&op->timeline, r->elapsed_ns));
+}
+
+static json_t *limit_json(uint64_t v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *job_json(const struct run_info *info)
+{
+	const struct job_spec *s = info->spec;
+
+	return json_pack("{s:s,s:b,s:i,s:I,s:I,s:i,s:I,s:I,s:o,s:o,s:o,s:f,s:I,s:s,s:b}",
+			 "rw", info->rw, "random", s->random, "read_pct", s->read_pct,
+			 "bs", (json_int_t)s->bs, "align", (json_int_t)s->align,
+			 "qd", s->qd, "offset", (json_int_t)s->offset,
+			 "length", (json_int_t)s->length,
+			 "runtime_s", s->runtime_ns ? json_real((double)s->runtime_ns / 1e9) : json_null(),
+			 "ios", limit_json(s->max_ios), "bytes", limit_json(s->max_bytes),
+			 "ramp_s", (double)s->ramp_ns / 1e9, "seed", (json_int_t)s->seed,
+			 "engine", info->engine, "direct", info->direct);
+}
+
+static json_t *error_json(const struct run_error *e)
+{
+	if (!e->set)
+		return json_null();
+	return json_pack("{s:s,s:I,s:i,s:I,s:s}",
+			 "op", e->op == IO_READ ? "read" : "write",
+			 "offset", (json_int_t)e->offset, "length", (int)e->length,
+			 e->result < 0 ? "errno" : "bytes_done",
+			 (json_int_t)(e->result < 0 ? -e->result : e->result),
+			 "message", e->result < 0 ? strerror((int)-e->result) : "short transfer");
+}
+
+int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r)
+{
+	struct op_summary sum[2];
+	enum io_op idx[2];
+	unsigned n = run_summaries(info, r, sum, idx);
+	json_t *results = json_array();
+	json_t *root;
+	int ret;
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(results, result_json(&sum[i], &r->op[idx[i]], r));
+	root = json_pack("{s:s,s:s,s:s,s:o,s:{s:s,s:s,s:I},s:f,s:b,s:o,s:o,s:o}",
+			 "schema", "iomodel.run/1", "iomodel_version", IOMODEL_VERSION,
+			 "command", "run", "job", job_json(info),
+			 "target", "path", info->target, "kind", info->target_kind,
+			 "size_bytes", (json_int_t)info->target_size,
+			 "seconds", (double)r->elapsed_ns / 1e9,
+			 "interrupted", r->interrupted, "error", error_json(&r->error),
+			 "cpu", cpu_json(r), "results", results);
+	if (!root)
+		return -ENOMEM;
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return ret || ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,82 @@
+/* result_text.c — the readable table and the CSV form of a run's results. */
+#include <errno.h>
+#include <string.h>
+
+#include "run_output.h"
+#include "util/units.h"
+
+static void print_error(FILE *f, const struct run_result *r)
+{
+	const struct run_error *e = &r->error;
+	const char *op = e->op == IO_READ ? "read" : "write";
+
+	if (!e->set)
+		return;
+	if (e->result < 0)
+		fprintf(f, "error: %s of %u bytes at offset %llu failed: %s (errno %lld)\n",
+			op, e->length, (unsigned long long)e->offset,
+			strerror((int)-e->result), (long long)-e->result);
+	else
+		fprintf(f, "error: short %s at offset %llu: %lld of %u bytes\n", op,
+			(unsigned long long)e->offset, (long long)e->result, e->length);
+}
+
+int run_output_table(FILE *f, const struct run_info *info, const struct run_result *r)
+{
+	const struct job_spec *s = info->spec;
+	struct op_summary sum[2];
+	enum io_op idx[2];
+	unsigned n = run_summaries(info, r, sum, idx);
+	char bs[32], size[32], region[32];
+	uint64_t ios = 0;
+
+	format_size(bs, sizeof(bs), s->bs);
+	format_size(size, sizeof(size), info->target_size);
+	format_size(region, sizeof(region), s->length);
+	fprintf(f, "%s %s, queue depth %u, %s, %s%s\n", info->rw, bs, s->qd, info->engine,
+		info->direct ? "O_DIRECT" : "buffered",
+		r->interrupted ? " (interrupted)" : "");
+	fprintf(f, "target %s (%s, %s), region %s at offset %llu, %.3f s measured\n\n",
+		info->target, info->target_kind, size, region,
+		(unsigned long long)s->offset, (double)r->elapsed_ns / 1e9);
+	fprintf(f, "%-6s %12s %12s %10s   latency in us:%8s %9s %9s %9s %9s %9s %9s %9s\n",
+		"op", "IOs", "IOPS", "MiB/s", "min", "mean", "p50", "p90", "p95",
+		"p99", "p99.9", "max");
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%-6s %12llu %12.1f %10.2f %22.1f", sum[i].op,
+			(unsigned long long)sum[i].ios, sum[i].iops, sum[i].mib_s,
+			sum[i].lat_us[0]);
+		for (int k = 1; k < 8; k++)
+			fprintf(f, " %9.1f", sum[i].lat_us[k]);
+		fputc('\n', f);
+		ios += sum[i].ios;
+	}
+	fprintf(f, "\ncpu: user %.3f s, system %.3f s", r->cpu_user_s, r->cpu_sys_s);
+	if (ios)
+		fprintf(f, ", %.3f us per IO", (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios);
+	fputc('\n', f);
+	print_error(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
+int run_output_csv(FILE *f, const struct run_info *info, const struct run_result *r)
+{
+	struct op_summary sum[2];
+	enum io_op idx[2];
+	unsigned n = run_summaries(info, r, sum, idx);
+
+	fputs("op,bs,qd,ios,bytes,seconds,iops,mib_s", f);
+	for (int k = 0; k < 8; k++)
+		fprintf(f, ",lat_%s_us", op_summary_lat_names[k]);
+	fputs(",cpu_user_s,cpu_sys_s\n", f);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%s,%llu,%u,%llu,%llu,%.6f,%.3f,%.3f", sum[i].op,
+			(unsigned long long)info->spec->bs, info->spec->qd,
+			(unsigned long long)sum[i].ios, (unsigned long long)sum[i].bytes,
+			sum[i].seconds, sum[i].iops, sum[i].mib_s);
+		for (int k = 0; k < 8; k++)
+			fprintf(f, ",%.3f", sum[i].lat_us[k]);
+		fprintf(f, ",%.6f,%.6f\n", r->cpu_user_s, r->cpu_sys_s);
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * run_output.h — the results of one run, as people and scripts read them:
+ * a summary per operation type (the figures every format shares), a
+ * readable table, CSV, and JSON (the file format; its schema is in
+ * docs/json-schema.md and scripts rely on it).
+ */
+#ifndef IOMODEL_RUN_OUTPUT_H
+#define IOMODEL_RUN_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/engine.h"
+
+/* What was run, for the headers of every format. */
+struct run_info {
+	const char *target;		/* path, or "null" */
+	const char *target_kind;	/* "file", "block" or "null" */
+	uint64_t target_size;
+	const char *rw;			/* the workload name given with --rw */
+	const char *engine;		/* the backend that actually ran */
+	bool direct;
+	const struct job_spec *spec;
+};
+
+struct op_summary {
+	const char *op;			/* "read" or "write" */
+	uint64_t ios;
+	uint64_t bytes;
+	double seconds;
+	double iops;
+	double mib_s;
+	double lat_us[8];		/* min, mean, p50, p90, p95, p99, p99.9, max */
+};
+
+extern const char *const op_summary_lat_names[8];	/* "min", "mean", "p50", … */
+
+/*
+ * The operation types the job performs, in order read, write: fills up to two
+ * summaries and returns how many. `op_index[i]` receives the enum io_op of
+ * summary i.
+ */
+unsigned run_summaries(const struct run_info *info, const struct run_result *r,
+		       struct op_summary out[2], enum io_op op_index[2]);
+
+int run_output_table(FILE *f, const struct run_info *info, const struct run_result *r);
+int run_output_csv(FILE *f, const struct run_info *info, const struct run_result *r);
+/* Returns 0 or -ENOMEM / -EIO. */
+int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r);
+
+#endif

@@ -1,0 +1,128 @@
+/* units.c — the size, duration and count parsers described in units.h. */
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct unit {
+	const char *suffix;
+	long double factor;
+};
+
+static const struct unit size_units[] = {
+	{ "", 1 }, { "b", 1 },
+	{ "k", 0x1p10L }, { "kb", 0x1p10L }, { "kib", 0x1p10L },
+	{ "m", 0x1p20L }, { "mb", 0x1p20L }, { "mib", 0x1p20L },
+	{ "g", 0x1p30L }, { "gb", 0x1p30L }, { "gib", 0x1p30L },
+	{ "t", 0x1p40L }, { "tb", 0x1p40L }, { "tib", 0x1p40L },
+	{ "p", 0x1p50L }, { "pb", 0x1p50L }, { "pib", 0x1p50L },
+};
+
+static const struct unit time_units[] = {
+	{ "", 1e9L }, { "s", 1e9L }, { "sec", 1e9L },
+	{ "ns", 1L }, { "us", 1e3L }, { "ms", 1e6L },
+	{ "m", 60e9L }, { "min", 60e9L }, { "h", 3600e9L },
+};
+
+/*
+ * Split "1.5GiB" into a non-negative number and a suffix found in `units`,
+ * and return number * factor in *value.
+ */
+static int parse_scaled(const char *text, const struct unit *units, size_t n,
+			long double *value)
+{
+	const char *end = text;
+	long double number;
+
+	/* decimal digits, optionally one '.' followed by more digits: no sign,
+	 * no space, no hex, no exponent */
+	if (!text || !isdigit((unsigned char)*end))
+		return -EINVAL;
+	while (isdigit((unsigned char)*end))
+		end++;
+	if (*end == '.') {
+		if (!isdigit((unsigned char)end[1]))
+			return -EINVAL;
+		end++;
+		while (isdigit((unsigned char)*end))
+			end++;
+	}
+	number = strtold(text, NULL);
+	if (!isfinite(number))
+		return -ERANGE;
+	for (size_t i = 0; i < n; i++) {
+		if (strcasecmp(end, units[i].suffix) == 0) {
+			*value = number * units[i].factor;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int to_u64(long double value, uint64_t *out)
+{
+	if (value >= 0x1p64L)
+		return -ERANGE;
+	if (value != floorl(value))
+		return -EINVAL;
+	*out = (uint64_t)value;
+	return 0;
+}
+
+int parse_size(const char *text, uint64_t *out)
+{
+	long double v;
+	int ret = parse_scaled(text, size_units,
+			       sizeof(size_units) / sizeof(size_units[0]), &v);
+
+	return ret ? ret : to_u64(v, out);
+}
+
+int parse_duration_ns(const char *text, uint64_t *out)
+{
+	long double v;
+	int ret = parse_scaled(text, time_units,
+			       sizeof(time_units) / sizeof(time_units[0]), &v);
+
+	if (ret)
+		return ret;
+	return to_u64(roundl(v), out);
+}
+
+int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text || !isdigit((unsigned char)*text))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+void format_size(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	unsigned i = 0;
+	uint64_t unit = 1;
+
+	while (i + 1 < sizeof(names) / sizeof(names[0]) && bytes >= unit * 1024) {
+		unit *= 1024;
+		i++;
+	}
+	if (bytes % unit == 0)
+		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / unit), names[i]);
+	else
+		snprintf(buf, len, "%.2f %s", (double)bytes / (double)unit, names[i]);
+}

@@ -1,0 +1,41 @@
+# lib.sh — shared by the end-to-end test scripts: assertions that count, a
+# scratch directory on a filesystem with O_DIRECT, and JSON field access.
+# Each script sources this, calls its checks, and ends with `finish`.
+# Exit status: 0 pass, 1 fail, 77 skip (meson's convention).
+
+: "${IOMODEL:?IOMODEL must point at the iomodel binary}"
+checks=0
+failures=0
+
+ok() {	# ok DESCRIPTION COMMAND...: the command must succeed
+	local what=$1; shift
+	checks=$((checks + 1))
+	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+finish() {
+	echo "$checks checks, $failures failed"
+	[ "$failures" -eq 0 ]
+	exit $?
+}
+
+# A scratch directory on a disk filesystem (tmpfs may refuse O_DIRECT).
+scratch_dir() {
+	mktemp -d /var/tmp/iomodel-test.XXXXXX
+}
+
+# json FILE EXPR: evaluate a Python expression over the parsed document `d`.
+json() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# run_status CMD...: run, keep stdout/stderr in $out/$err files, echo status
+run_status() {
+	"$@" >"$work/out" 2>"$work/err"
+	echo $?
+}

@@ -1,0 +1,93 @@
+/* test_units.c — size, duration and count parsing (util/units.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "check.h"
+#include "util/units.h"
+
+static void sizes(struct check_state *st)
+{
+	static const struct { const char *text; unsigned long long want; } ok[] = {
+		{ "512", 512 }, { "4k", 4096 }, { "4K", 4096 }, { "4KiB", 4096 },
+		{ "4kb", 4096 }, { "700MiB", 700ULL << 20 }, { "1.5G", 3ULL << 29 },
+		{ "0.5k", 512 }, { "2t", 2ULL << 40 }, { "1b", 1 }, { "0", 0 },
+		{ "16EiB", 0 },
+	};
+	static const char *const malformed[] = {
+		"", "k", "-4k", " 4k", "4 k", "4x", "4kk", "1.1k", "0x10", "4k ", "nan", "inf",
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int ret = parse_size(ok[i].text, &v);
+
+		if (!strcmp(ok[i].text, "16EiB")) {
+			CHECK(st, ret == -EINVAL, "'16EiB' is no known suffix: %d", ret);
+			continue;
+		}
+		CHECK(st, ret == 0 && v == ok[i].want, "'%s' -> %d %llu", ok[i].text, ret,
+		      (unsigned long long)v);
+	}
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		v = 12345;
+		CHECK(st, parse_size(malformed[i], &v) == -EINVAL && v == 12345,
+		      "'%s' should be refused, untouched", malformed[i]);
+	}
+	CHECK(st, parse_size("16384p", &v) == -ERANGE, "2^64 bytes overflows");
+	CHECK(st, parse_size("16383p", &v) == 0 && v == 16383ULL << 50, "just below 2^64");
+}
+
+static void durations(struct check_state *st)
+{
+	static const struct { const char *text; unsigned long long want; } ok[] = {
+		{ "10s", 10000000000ULL }, { "500ms", 500000000ULL }, { "2m", 120000000000ULL },
+		{ "1h", 3600000000000ULL }, { "250us", 250000ULL }, { "100ns", 100 },
+		{ "3", 3000000000ULL }, { "1.5s", 1500000000ULL }, { "0.25ms", 250000ULL },
+	};
+	static const char *const malformed[] = { "", "s", "-1s", "10x", "1 s", "10mss" };
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		CHECK(st, parse_duration_ns(ok[i].text, &v) == 0 && v == ok[i].want,
+		      "'%s' -> %llu", ok[i].text, (unsigned long long)v);
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++)
+		CHECK(st, parse_duration_ns(malformed[i], &v) == -EINVAL,
+		      "'%s' should be refused", malformed[i]);
+	CHECK(st, parse_duration_ns("1000000000h", &v) == -ERANGE, "overflow");
+}
+
+static void counts(struct check_state *st)
+{
+	uint64_t v;
+
+	CHECK(st, parse_count("32", 1, 1024, &v) == 0 && v == 32, "32");
+	CHECK(st, parse_count("0", 1, 1024, &v) == -ERANGE, "below min");
+	CHECK(st, parse_count("1025", 1, 1024, &v) == -ERANGE, "above max");
+	CHECK(st, parse_count("3.5", 1, 1024, &v) == -EINVAL, "fraction");
+	CHECK(st, parse_count("-1", 0, 10, &v) == -EINVAL, "negative");
+	CHECK(st, parse_count("99999999999999999999999", 0, UINT64_MAX, &v) == -ERANGE,
+	      "beyond 64 bits");
+}
+
+static void formatting(struct check_state *st)
+{
+	char buf[32];
+
+	format_size(buf, sizeof(buf), 512);
+	CHECK(st, !strcmp(buf, "512 B"), "%s", buf);
+	format_size(buf, sizeof(buf), 4096);
+	CHECK(st, !strcmp(buf, "4 KiB"), "%s", buf);
+	format_size(buf, sizeof(buf), 3ULL << 29);
+	CHECK(st, !strcmp(buf, "1.50 GiB"), "%s", buf);
+}
+
+int main(void)
+{
+	struct check_state st = { 0, 0 };
+
+	sizes(&st);
+	durations(&st);
+	counts(&st);
+	formatting(&st);
+	return check_exit(&st, "units");
+}
