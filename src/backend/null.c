@@ -6,43 +6,32 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "pending.h"
 #include "util/clock.h"
 
 struct null_backend {
 	struct backend base;
-	unsigned pending;
-	unsigned capacity;
-	struct io_request *queued[];
+	struct pending queued;
+	struct io_request *slots[];
 };
 
 static int null_queue(struct backend *be, struct io_request *req)
 {
-	struct null_backend *nb = (struct null_backend *)be;
-
-	if (nb->pending == nb->capacity)
-		return -EBUSY;
-	nb->queued[nb->pending++] = req;
-	return 0;
+	return pending_push(&((struct null_backend *)be)->queued, req);
 }
 
 static int null_submit_and_reap(struct backend *be, unsigned min_complete,
 				struct io_request **done, unsigned max_done)
 {
 	struct null_backend *nb = (struct null_backend *)be;
-	unsigned n = nb->pending < max_done ? nb->pending : max_done;
+	unsigned n = pending_take(&nb->queued, done, max_done);
 	uint64_t now = monotonic_ns();
 
 	(void)min_complete;
 	for (unsigned i = 0; i < n; i++) {
-		struct io_request *req = nb->queued[i];
-
-		req->result = req->length;
-		req->complete_ns = now;
-		done[i] = req;
+		done[i]->result = done[i]->length;
+		done[i]->complete_ns = now;
 	}
-	nb->pending -= n;
-	for (unsigned i = 0; i < nb->pending; i++)
-		nb->queued[i] = nb->queued[n + i];
 	return (int)n;
 }
 
@@ -64,11 +53,11 @@ int null_backend_open(struct backend **out, const struct backend_params *p,
 {
 	struct null_backend *nb;
 
-	nb = calloc(1, sizeof(*nb) + p->queue_depth * sizeof(nb->queued[0]));
+	nb = calloc(1, sizeof(*nb) + p->queue_depth * sizeof(nb->slots[0]));
 	if (!nb)
 		return errmsg_set(err, -ENOMEM, "out of memory for the null backend");
 	nb->base.ops = &null_ops;
-	nb->capacity = p->queue_depth;
+	nb->queued = (struct pending){ 0, p->queue_depth, nb->slots };
 	*out = &nb->base;
 	return 0;
 }

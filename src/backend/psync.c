@@ -9,24 +9,19 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "pending.h"
 #include "util/clock.h"
 
 struct psync_backend {
 	struct backend base;
 	int fd;
-	unsigned pending;
-	unsigned capacity;
-	struct io_request *queued[];
+	struct pending queued;
+	struct io_request *slots[];
 };
 
 static int psync_queue(struct backend *be, struct io_request *req)
 {
-	struct psync_backend *pb = (struct psync_backend *)be;
-
-	if (pb->pending == pb->capacity)
-		return -EBUSY;
-	pb->queued[pb->pending++] = req;
-	return 0;
+	return pending_push(&((struct psync_backend *)be)->queued, req);
 }
 
 static void psync_do(int fd, struct io_request *req)
@@ -48,16 +43,11 @@ static int psync_submit_and_reap(struct backend *be, unsigned min_complete,
 				 struct io_request **done, unsigned max_done)
 {
 	struct psync_backend *pb = (struct psync_backend *)be;
-	unsigned n = pb->pending < max_done ? pb->pending : max_done;
+	unsigned n = pending_take(&pb->queued, done, max_done);
 
 	(void)min_complete;
-	for (unsigned i = 0; i < n; i++) {
-		psync_do(pb->fd, pb->queued[i]);
-		done[i] = pb->queued[i];
-	}
-	pb->pending -= n;
-	for (unsigned i = 0; i < pb->pending; i++)
-		pb->queued[i] = pb->queued[n + i];
+	for (unsigned i = 0; i < n; i++)
+		psync_do(pb->fd, done[i]);
 	return (int)n;
 }
 
@@ -79,12 +69,12 @@ int psync_backend_open(struct backend **out, const struct backend_params *p,
 {
 	struct psync_backend *pb;
 
-	pb = calloc(1, sizeof(*pb) + p->queue_depth * sizeof(pb->queued[0]));
+	pb = calloc(1, sizeof(*pb) + p->queue_depth * sizeof(pb->slots[0]));
 	if (!pb)
 		return errmsg_set(err, -ENOMEM, "out of memory for the psync backend");
 	pb->base.ops = &psync_ops;
 	pb->fd = p->fd;
-	pb->capacity = p->queue_depth;
+	pb->queued = (struct pending){ 0, p->queue_depth, pb->slots };
 	*out = &pb->base;
 	return 0;
 }

@@ -3,20 +3,24 @@
 # Each script sources this, calls its checks, and ends with `finish`.
 # Exit status: 0 pass, 1 fail, 77 skip (meson's convention).
 
-: "${IOMODEL:?IOMODEL must point at the iomodel binary}"
+IOMODEL=${IOMODEL:-$(dirname "${BASH_SOURCE[0]}")/../../build/iomodel}
 checks=0
 failures=0
 
+pass() { checks=$((checks + 1)); echo "ok   $*"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL $*"; }
+
 ok() {	# ok DESCRIPTION COMMAND...: the command must succeed
 	local what=$1; shift
-	checks=$((checks + 1))
-	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 
 skip() {
 	echo "SKIP: $*"
 	exit 77
 }
+
+[ -x "$IOMODEL" ] || skip "no iomodel binary at '$IOMODEL' (set IOMODEL)"
 
 finish() {
 	echo "$checks checks, $failures failed"

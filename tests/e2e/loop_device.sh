@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # loop_device.sh — iomodel runs against a real block device: randread, and
 # randwrite with --destroy-data, on a loop device, each with --json; the run
 # must succeed and its JSON must report exactly the IOs asked for (--ios),
@@ -9,17 +9,11 @@
 # shellcheck disable=SC2015,SC2317
 set -u
 
-skip() { echo "skip: $*"; exit 77; }
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILED=1; }
-
-IOMODEL=${IOMODEL:-$(dirname "$0")/../../build/iomodel}
-[ -x "$IOMODEL" ] || skip "no iomodel binary at '$IOMODEL' (set IOMODEL)"
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices"
 command -v losetup >/dev/null || skip "losetup is not installed"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 
-FAILED=0
 DEV=
 WORK=$(mktemp -d /var/tmp/iomodel-loop-device.XXXXXX) || skip "cannot make a directory in /var/tmp"
 
@@ -102,4 +96,4 @@ run_case "randwrite --destroy-data" write --rw randwrite --destroy-data
 	fail "randwrite did not change the device content"
 [ -b "$DEV" ] && pass "the device node is still there" || fail "$DEV is gone"
 
-exit "$FAILED"
+finish

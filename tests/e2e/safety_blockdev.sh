@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # safety_blockdev.sh — iomodel must not change a byte of a block device it was
 # not allowed to write, and must never touch one that is in use. Proven on loop
 # devices by comparing sha256sum of the whole device before and after:
@@ -13,16 +13,10 @@
 # shellcheck disable=SC2015,SC2317
 set -u
 
-skip() { echo "skip: $*"; exit 77; }
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILED=1; }
-
-IOMODEL=${IOMODEL:-$(dirname "$0")/../../build/iomodel}
-[ -x "$IOMODEL" ] || skip "no iomodel binary at '$IOMODEL' (set IOMODEL)"
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices"
 command -v losetup >/dev/null || skip "losetup is not installed"
 
-FAILED=0
 LOOP_MB=32
 LOOPS=()
 DM_NAME=
@@ -149,4 +143,4 @@ run_iomodel run --target "$BLANK" "${WRITE[@]}" --destroy-data
 	fail "(e) the device content did not change"
 [ -b "$BLANK" ] && pass "(e) the device node is still there" || fail "(e) $BLANK is gone"
 
-exit "$FAILED"
+finish

@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # safety_file.sh — iomodel and regular files: an existing non-empty file is
 # never written without --destroy-data (checksum unchanged, one line on
 # stderr, exit 2) and never removed, even with it; a file created by the run
@@ -10,14 +10,8 @@
 # shellcheck disable=SC2015,SC2317
 set -u
 
-skip() { echo "skip: $*"; exit 77; }
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILED=1; }
+. "$(dirname "$0")/lib.sh"
 
-IOMODEL=${IOMODEL:-$(dirname "$0")/../../build/iomodel}
-[ -x "$IOMODEL" ] || skip "no iomodel binary at '$IOMODEL' (set IOMODEL)"
-
-FAILED=0
 # /var/tmp: a disk filesystem (O_DIRECT works), unlike a tmpfs /tmp on some systems
 WORK=$(mktemp -d /var/tmp/iomodel-safety-file.XXXXXX) || skip "cannot make a directory in /var/tmp"
 trap 'rm -rf "$WORK"' EXIT
@@ -123,4 +117,4 @@ run_iomodel run --target "$WORK" "${READ[@]}"
 expect_status "directory as target" 2
 expect_one_line "directory as target" "not a regular file or block device"
 
-exit "$FAILED"
+finish

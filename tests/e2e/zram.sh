@@ -1,27 +1,26 @@
 #!/usr/bin/env bash
-# zram.sh — runs on a real block device: the zram disk, sized here when it is
-# free, refused for writes without --destroy-data, measured with each engine.
+# zram.sh — runs on a real block device: a zram disk added for the test and
+# removed after it, refused for writes without --destroy-data, measured with each engine.
 set -u
 . "$(dirname "$0")/lib.sh"
 work=$(scratch_dir)
-dev=/dev/zram0
-sized_here=0
+dev=
 cleanup() {
-	[ "$sized_here" = 1 ] && echo 1 >/sys/block/zram0/reset 2>/dev/null
+	if [ -n "$dev" ]; then
+		echo 1 >"/sys/block/${dev#/dev/}/reset" 2>/dev/null
+		echo "${dev#/dev/zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-[ -b "$dev" ] || skip "no $dev on this machine (zram module not loaded)"
-[ -w /sys/block/zram0/disksize ] || skip "cannot configure zram0 (needs root)"
-if [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
-	echo 256M >/sys/block/zram0/disksize 2>/dev/null || skip "cannot size zram0"
-	sized_here=1
-else
-	grep -q "^$dev " /proc/swaps && skip "$dev is in use as swap"
-	[ -z "$(lsblk -no MOUNTPOINT "$dev" 2>/dev/null)" ] || skip "$dev is mounted"
-	[ "$(blkid -p "$dev" >/dev/null 2>&1; echo $?)" = 2 ] || skip "$dev holds data (a signature); not touching it"
-fi
+# A zram device of our own (hot_add), so no zram disk someone else set up is touched.
+[ -w /sys/class/zram-control/hot_add ] || skip "no zram-control on this machine (zram module not loaded, or not root)"
+id=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || skip "cannot add a zram device"
+dev=/dev/zram$id
+for _ in $(seq 50); do [ -b "$dev" ] && break; sleep 0.1; done
+[ -b "$dev" ] || skip "$dev did not appear"
+echo 64M >"/sys/block/zram$id/disksize" || skip "cannot size $dev"
 
 before=$(sha256sum <"$dev")
 status=$(run_status "$IOMODEL" run --target "$dev" --rw randwrite --ios 100)
