@@ -21,6 +21,17 @@ static void print_error(FILE *f, const struct run_result *r)
 			(unsigned long long)e->offset, (long long)e->result, e->length);
 }
 
+/* Latencies span ns to s: keep about four significant digits in 9 columns. */
+static void print_us(FILE *f, double us)
+{
+	if (us < 10)
+		fprintf(f, " %9.3f", us);
+	else if (us < 10000)
+		fprintf(f, " %9.1f", us);
+	else
+		fprintf(f, " %9.0f", us);
+}
+
 int run_output_table(FILE *f, const struct run_info *info, const struct run_result *r)
 {
 	const struct job_spec *s = info->spec;
@@ -34,20 +45,19 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	format_size(size, sizeof(size), info->target_size);
 	format_size(region, sizeof(region), s->length);
 	fprintf(f, "%s %s, queue depth %u, %s, %s%s\n", info->rw, bs, s->qd, info->engine,
-		info->direct ? "O_DIRECT" : "buffered",
+		!strcmp(info->target_kind, "null") ? "no IO" : info->direct ? "O_DIRECT" : "buffered",
 		r->interrupted ? " (interrupted)" : "");
 	fprintf(f, "target %s (%s, %s), region %s at offset %llu, %.3f s measured\n\n",
 		info->target, info->target_kind, size, region,
 		(unsigned long long)s->offset, (double)r->elapsed_ns / 1e9);
-	fprintf(f, "%-6s %12s %12s %10s   latency in us:%8s %9s %9s %9s %9s %9s %9s %9s\n",
+	fprintf(f, "%-6s %12s %12s %10s  latency in us: %9s %9s %9s %9s %9s %9s %9s %9s\n",
 		"op", "IOs", "IOPS", "MiB/s", "min", "mean", "p50", "p90", "p95",
 		"p99", "p99.9", "max");
 	for (unsigned i = 0; i < n; i++) {
-		fprintf(f, "%-6s %12llu %12.1f %10.2f %22.1f", sum[i].op,
-			(unsigned long long)sum[i].ios, sum[i].iops, sum[i].mib_s,
-			sum[i].lat_us[0]);
-		for (int k = 1; k < 8; k++)
-			fprintf(f, " %9.1f", sum[i].lat_us[k]);
+		fprintf(f, "%-6s %12llu %12.1f %10.2f %15s", sum[i].op,
+			(unsigned long long)sum[i].ios, sum[i].iops, sum[i].mib_s, "");
+		for (int k = 0; k < 8; k++)
+			print_us(f, sum[i].lat_us[k]);
 		fputc('\n', f);
 		ios += sum[i].ios;
 	}
