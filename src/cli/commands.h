@@ -2,7 +2,8 @@
  * commands.h — the subcommands of the iomodel program. Each takes the
  * arguments after its name (argv[0] is the subcommand) and returns the
  * process exit status: 0 success, 1 the run failed (IO error), 2 bad input
- * or a refused target, 130 interrupted.
+ * or a refused target, 128 + the signal when interrupted (130 for SIGINT,
+ * 143 for SIGTERM).
  */
 #ifndef IOMODEL_COMMANDS_H
 #define IOMODEL_COMMANDS_H

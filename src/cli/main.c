@@ -19,7 +19,8 @@ static void usage(FILE *f)
 	      "  -V, --version  print the version\n"
 	      "\n"
 	      "Exit status: 0 success, 1 the run failed, 2 bad input or refused\n"
-	      "target, 130 interrupted. See iomodel(1).\n", f);
+	      "target, 130 interrupted (SIGINT), 143 terminated (SIGTERM).\n"
+	      "See iomodel(1) (man -l man/iomodel.1 in the source tree).\n", f);
 }
 
 int main(int argc, char **argv)

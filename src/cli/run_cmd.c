@@ -40,7 +40,10 @@ struct run_options {
 	enum output_format format;
 	bool align_set;
 	bool length_set;
+	bool runtime_set;
+	bool bytes_set;
 	bool rwmix_set;
+	unsigned rwmix;		/* --rwmix, applied once --rw is known */
 };
 
 struct rw_mode {
@@ -65,18 +68,22 @@ void cmd_run_usage(FILE *f)
 	      "target:\n"
 	      "  --target PATH|null   a file (created and laid out if missing), a block\n"
 	      "                       device, or null (IOs complete at once: measures iomodel)\n"
-	      "  --size SIZE          size of a file to create, or of the null target (1GiB)\n"
+	      "  --size SIZE          size of a file to create (or of an empty one, or of\n"
+	      "                       null) (1GiB); on an existing file or device, use\n"
+	      "                       only its first SIZE bytes\n"
 	      "  --destroy-data       allow writing to an existing file or a block device\n"
 	      "  --keep               keep a file that this run created\n"
 	      "workload:\n"
 	      "  --rw MODE            read, write, randread, randwrite, rw, randrw (randread)\n"
 	      "  --rwmix PCT          reads in percent for rw and randrw (50)\n"
-	      "  --bs SIZE            bytes per IO, 512 up to 2047MiB (4k)\n"
+	      "  --bs SIZE            bytes per IO, up to 2047MiB; a multiple of 512 with\n"
+	      "                       O_DIRECT (4k)\n"
 	      "  --qd N               IOs kept in flight, 1-1024 (1)\n"
 	      "  --align SIZE         offsets are multiples of this (the block size)\n"
 	      "  --offset SIZE        start of the region used (0)\n"
 	      "  --length SIZE        length of the region used (to the end of the target)\n"
-	      "  --seed N             seed of the offset sequence (1)\n"
+	      "  --seed N             seed of the offsets, the read/write draw and the\n"
+	      "                       data written (1)\n"
 	      "stop (whichever comes first; 10s when none is given):\n"
 	      "  --runtime TIME       measured time, e.g. 10s, 500ms, 2m\n"
 	      "  --ios N              number of IOs\n"
@@ -84,7 +91,8 @@ void cmd_run_usage(FILE *f)
 	      "  --ramp TIME          warm-up before measuring, excluded from results (0)\n"
 	      "io:\n"
 	      "  --engine NAME        io_uring, libaio or psync (io_uring, falling back\n"
-	      "                       to libaio, then psync, with a notice)\n"
+	      "                       to libaio, then psync, with a notice); psync does\n"
+	      "                       one IO at a time, so it runs at queue depth 1\n"
 	      "  --buffered           go through the page cache (default: O_DIRECT)\n"
 	      "output:\n"
 	      "  --json | --csv       machine-readable results (default: a table)\n"
@@ -204,7 +212,7 @@ static int apply_option(struct run_options *o, int id, const char *arg)
 	case OPT_RW: ret = parse_rw(o, arg); break;
 	case OPT_RWMIX:
 		ret = count_opt("--rwmix", arg, 0, 100, &v);
-		s->read_pct = (unsigned)v;
+		o->rwmix = (unsigned)v;
 		o->rwmix_set = true;
 		break;
 	case OPT_BS: ret = size_opt("--bs", arg, &s->bs); break;
@@ -215,10 +223,16 @@ static int apply_option(struct run_options *o, int id, const char *arg)
 	case OPT_ALIGN: ret = size_opt("--align", arg, &s->align); o->align_set = true; break;
 	case OPT_OFFSET: ret = size_opt("--offset", arg, &s->offset); break;
 	case OPT_LENGTH: ret = size_opt("--length", arg, &s->length); o->length_set = true; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, UINT64_MAX, &s->seed); break;
-	case OPT_RUNTIME: ret = time_opt("--runtime", arg, &s->runtime_ns); break;
-	case OPT_IOS: ret = count_opt("--ios", arg, 1, UINT64_MAX, &s->max_ios); break;
-	case OPT_BYTES: ret = size_opt("--bytes", arg, &s->max_bytes); break;
+	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &s->seed); break;
+	case OPT_RUNTIME:
+		ret = time_opt("--runtime", arg, &s->runtime_ns);
+		o->runtime_set = true;
+		break;
+	case OPT_IOS: ret = count_opt("--ios", arg, 1, INT64_MAX, &s->max_ios); break;
+	case OPT_BYTES:
+		ret = size_opt("--bytes", arg, &s->max_bytes);
+		o->bytes_set = true;
+		break;
 	case OPT_RAMP: ret = time_opt("--ramp", arg, &s->ramp_ns); break;
 	case OPT_ENGINE:
 		if (backend_kind_parse(arg, &o->engine))
@@ -247,10 +261,16 @@ static int check_options(struct run_options *o)
 		return bad("--align: must be positive");
 	if (o->length_set && s->length == 0)
 		return bad("--length: must be positive");
+	if (o->runtime_set && s->runtime_ns == 0)
+		return bad("--runtime: must be positive");
+	if (o->bytes_set && (s->max_bytes == 0 || s->max_bytes > INT64_MAX))
+		return bad("--bytes: expected 1 byte to 8EiB");
+	if (o->target.size > INT64_MAX || s->offset > INT64_MAX || s->length > INT64_MAX)
+		return bad("--size, --offset and --length must stay below 8EiB");
 	if (o->rwmix_set && strcmp(o->rw, "rw") && strcmp(o->rw, "randrw"))
 		return bad("--rwmix applies only to --rw rw or randrw, not '%s'", o->rw);
 	if (s->read_pct == 101)
-		s->read_pct = 50;
+		s->read_pct = o->rwmix_set ? o->rwmix : 50;
 	if (!o->align_set)
 		s->align = s->bs;
 	if (!s->runtime_ns && !s->max_ios && !s->max_bytes)
@@ -265,6 +285,35 @@ static int check_options(struct run_options *o)
 	return 0;
 }
 
+/*
+ * getopt_long accepts unambiguous abbreviations ("--tar"), which would let a
+ * future option silently change what an old command line means: insist on
+ * whole names. The value of an option given as "--bs 4k" is skipped.
+ */
+static int check_whole_option_names(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const struct option *opt = NULL;
+		size_t len;
+
+		if (!strcmp(arg, "--"))
+			break;
+		if (strncmp(arg, "--", 2))
+			continue;
+		len = strcspn(arg + 2, "=");
+		for (const struct option *p = run_long_options; p->name && !opt; p++)
+			if (strlen(p->name) == len && !strncmp(p->name, arg + 2, len))
+				opt = p;
+		if (!opt)
+			return bad("run: unknown option '%.*s' (see 'iomodel run --help')",
+				   (int)len + 2, arg);
+		if (opt->has_arg == required_argument && !arg[2 + len])
+			i++;
+	}
+	return 0;
+}
+
 static int parse_run_options(struct run_options *o, int argc, char **argv)
 {
 	int id, ret;
@@ -276,6 +325,9 @@ static int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->spec.seed = 1;
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
+	ret = check_whole_option_names(argc, argv);
+	if (ret)
+		return ret;
 	opterr = 0;
 	optind = 1;
 	while ((id = getopt_long(argc, argv, ":h", run_long_options, NULL)) != -1) {
@@ -345,7 +397,7 @@ static int print_results(const struct run_options *o, const struct run_info *inf
 static int status_of_target_error(int ret)
 {
 	if (ret == -EINTR)
-		return EXIT_INTERRUPTED;
+		return EXIT_INTERRUPTED;	/* cmd_run turns it into 128 + signal */
 	return ret == -EIO || ret == -ENOSPC || ret == -ENOMEM ? EXIT_FAILED : EXIT_BAD_INPUT;
 }
 
@@ -449,11 +501,12 @@ int cmd_run(int argc, char **argv)
 	ret = target_open(&t, &o.target, &err);
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
-		return status_of_target_error(ret);
+		ret = status_of_target_error(ret);
+		return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
 	}
 	ret = check_against_target(&o, &t);
 	if (!ret)
 		ret = run_on_target(&o, &t, stop);
 	target_close(&t);
-	return ret;
+	return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
 }

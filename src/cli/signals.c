@@ -7,8 +7,7 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 const volatile sig_atomic_t *signals_install_stop(void)

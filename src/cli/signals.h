@@ -8,7 +8,11 @@
 
 #include <signal.h>
 
-/* Install the handlers (without SA_RESTART, so blocking waits return EINTR). */
+/*
+ * Install the handlers (without SA_RESTART, so blocking waits return EINTR).
+ * The flag stays 0 until a signal arrives, then holds its number, so the
+ * program can exit with the customary 128 + signal.
+ */
 const volatile sig_atomic_t *signals_install_stop(void);
 
 #endif

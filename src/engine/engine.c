@@ -30,6 +30,7 @@ struct engine {
 
 	bool measuring;
 	bool stopping;
+	bool out_of_memory;	/* the timeline could not grow: the run ended early */
 	unsigned inflight;
 	uint64_t issued_ios;
 	uint64_t issued_bytes;
@@ -142,8 +143,10 @@ static void account(struct engine *e, const struct io_request *req)
 	op->ios++;
 	op->bytes += req->length;
 	hist_add(&op->lat, lat);
-	if (timeline_add(&op->timeline, e->second, req->length, lat))
-		e->stopping = true;	/* out of memory: end the run, keep what we have */
+	if (timeline_add(&op->timeline, e->second, req->length, lat)) {
+		e->stopping = true;	/* end the run, keep what we have */
+		e->out_of_memory = true;
+	}
 	if (done > e->last_complete_ns)
 		e->last_complete_ns = done;
 }
@@ -249,6 +252,9 @@ int engine_run(const struct job_spec *spec, struct backend *be,
 	}
 	free(e.reqs);
 	free(e.done);
+	if (!ret && e.out_of_memory)
+		ret = errmsg_set(err, -ENOMEM, "out of memory for the per-second timeline; "
+				 "the run ended early");
 	if (ret && ret != -ENOMEM && !err->text[0])
 		errmsg_set(err, ret, "backend %s failed: %s", backend_name(be), strerror(-ret));
 	if (!ret && r->error.set)

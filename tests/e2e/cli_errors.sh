@@ -22,6 +22,10 @@ expect_bad "unknown command" frobnicate
 expect_bad "missing --target" run
 expect_bad "unknown option '--bogus'" run --target null --bogus
 expect_bad "needs a value" run --target null --bs
+expect_bad "unknown option '--tar'" run --tar null
+expect_bad "--runtime: must be positive" run --target null --runtime 0
+expect_bad "--bytes: expected" run --target null --bytes 0
+expect_bad "--seed '9223372036854775808'" run --target null --seed 9223372036854775808
 expect_bad "--bs '4q'" run --target null --bs 4q
 expect_bad "--bs '-4k'" run --target null --bs -4k
 expect_bad "--bs 0" run --target null --bs 0

@@ -43,7 +43,10 @@ ok "csv row" grep -q '^read,4096,1,1000,4096000,' "$work/r.csv"
 ok "table names the columns and units" grep -q 'latency in us' "$work/r.txt"
 ok "table has a read row with 1000 IOs" grep -Eq '^read +1000 ' "$work/r.txt"
 
-"$IOMODEL" run --target null --rw read --ios 10 --seed 3 --json >"$work/s1.json"
+"$IOMODEL" run --target null --rwmix 20 --rw randrw --ios 10000 --json >"$work/order.json"
+ok "--rwmix before --rw still counts" [ "$(json "$work/order.json" 'd["job"]["read_pct"]')" = 20 ]
+"$IOMODEL" run --target=null --bs=8k --ios=7 --json >"$work/eq.json"
+ok "--option=value spelling" [ "$(json "$work/eq.json" '(d["job"]["bs"], d["results"][0]["ios"])')" = "(8192, 7)" ]
 "$IOMODEL" run --target null --rw write --ios 10 --json >"$work/w.json"
 ok "write-only run has one write result" [ "$(json "$work/w.json" '[r["op"] for r in d["results"]]')" = "['write']" ]
 finish

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sigint.sh — SIGINT ends a run cleanly: partial results printed, exit 130,
+# sigint.sh — SIGINT (and SIGTERM) end a run cleanly: partial results printed, exit 130,
 # the scratch file removed; also when it arrives while the file is laid out.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +20,16 @@ ok "partial results are valid JSON marked interrupted" [ "$(json "$work/r.json" 
 ok "partial results counted IOs" [ "$(json "$work/r.json" 'd["results"][0]["ios"] > 0')" = True ]
 ok "measured less than the 60 s asked" [ "$(json "$work/r.json" 'd["seconds"] < 30')" = True ]
 ok "scratch file removed" [ ! -e "$f" ]
+
+# SIGTERM: the same clean end, with the customary status 143.
+"$IOMODEL" run --target null --runtime 60s --json >"$work/t.json" 2>/dev/null &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+status=$?
+ok "terminated run exits 143 (got $status)" [ "$status" -eq 143 ]
+ok "terminated run still prints its results" [ "$(json "$work/t.json" 'd["interrupted"]')" = True ]
 
 # Interrupt during layout of a large file.
 "$IOMODEL" run --target "$f" --size 8g --rw randread --ios 10 >"$work/l.out" 2>"$work/l.err" &
