@@ -7,6 +7,7 @@ packages=(
 	gcc meson ninja-build pkg-config         # build
 	liburing-dev libaio-dev libblkid-dev     # IO backends, device signatures
 	libjansson-dev                           # JSON results
+	libinih-dev                              # INI files of simulated drives
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
 	fio                                      # bench/: the peer iomodel is compared with
 )

@@ -19,5 +19,7 @@ enum exit_status {
 
 int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
+int cmd_sim(int argc, char **argv);
+void cmd_sim_usage(FILE *f);
 
 #endif

@@ -13,6 +13,8 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  run        run one workload against one target and report IOPS,\n"
 	      "             throughput and latency (see 'iomodel run --help')\n"
+	      "  sim        list the simulated drives, show their parameters\n"
+	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
 	      "\n"
 	      "options:\n"
 	      "  -h, --help     show this help\n"
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sim"))
+		return cmd_sim(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -42,7 +42,7 @@ struct engine {
 };
 
 int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
-		     uint64_t limit, uint64_t seed)
+		     uint64_t limit, uint64_t seed, bool fill)
 {
 	uint64_t count = qd, total;
 	struct rng rng;
@@ -55,6 +55,8 @@ int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
 		return -ENOMEM;
 	b->count = (unsigned)count;
 	b->size = bs;
+	if (!fill)
+		return 0;
 	rng_init(&rng, seed ^ 0x5eedb10cULL);
 	words = b->base;
 	for (uint64_t i = 0; i < total / 8; i++)
@@ -135,8 +137,9 @@ static void account(struct engine *e, const struct io_request *req)
 	uint64_t done = req->complete_ns;
 	uint64_t lat = done > req->submit_ns ? done - req->submit_ns : 0;
 
-	if (done < e->second_start_ns || done >= e->second_end_ns) {
-		e->second = (done - e->start_ns) / NSEC_PER_SEC;
+	/* second k holds completions in (k s, k+1 s]: a run of exactly N s has N seconds */
+	if (done <= e->second_start_ns || done > e->second_end_ns) {
+		e->second = done > e->start_ns ? (done - e->start_ns - 1) / NSEC_PER_SEC : 0;
 		e->second_start_ns = e->start_ns + e->second * NSEC_PER_SEC;
 		e->second_end_ns = e->second_start_ns + NSEC_PER_SEC;
 	}

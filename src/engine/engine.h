@@ -72,11 +72,13 @@ struct run_result {
 /*
  * Allocate the IO buffers of a job: one per queue slot, unless that would
  * exceed `limit` bytes, in which case slots share fewer buffers (the data
- * are never checked, so sharing changes no timing). Buffers are filled with
- * incompressible data. Returns 0 or -ENOMEM.
+ * are never checked, so sharing changes no timing). With `fill`, buffers hold
+ * incompressible data (what a real device is written with); without it they
+ * are left untouched, which costs no memory until used (simulated devices
+ * never look at data). Returns 0 or -ENOMEM.
  */
 int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
-		     uint64_t limit, uint64_t seed);
+		     uint64_t limit, uint64_t seed, bool fill);
 void io_buffers_release(struct io_buffers *b);
 
 void run_result_init(struct run_result *r);

@@ -103,6 +103,33 @@ static json_t *error_json(const struct run_error *e)
 			 "message", e->result < 0 ? strerror((int)-e->result) : "short transfer");
 }
 
+static json_t *device_json(const struct sim_report *d)
+{
+	const struct sim_counters *c = &d->counters;
+	const struct sim_fault_counters *fc = &d->faults;
+	json_t *obj;
+
+	obj = json_pack("{s:s,s:o,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I}}",
+			 "model", d->model,
+			 "preset", d->preset ? json_string(d->preset) : json_null(),
+			 "host_read_bytes", (json_int_t)c->host_read_bytes,
+			 "host_write_bytes", (json_int_t)c->host_write_bytes,
+			 "media_read_bytes", (json_int_t)c->media_read_bytes,
+			 "media_write_bytes", (json_int_t)c->media_write_bytes,
+			 "write_amplification", sim_report_write_amplification(d),
+			 "erases", (json_int_t)c->erases, "merges", (json_int_t)c->merges,
+			 "gc_page_moves", (json_int_t)c->gc_page_moves,
+			 "cache_hits", (json_int_t)c->cache_hits, "seeks", (json_int_t)c->seeks,
+			 "faults", "eio", (json_int_t)fc->eio,
+			 "lost_writes", (json_int_t)fc->lost_writes,
+			 "misdirected_writes", (json_int_t)fc->misdirected_writes,
+			 "bit_flips", (json_int_t)fc->bit_flips, "spikes", (json_int_t)fc->spikes);
+	if (obj && !strcmp(d->model, "ssd"))
+		json_object_set_new(obj, "flash_write_bytes",
+				    json_integer((json_int_t)c->media_write_bytes));
+	return obj;
+}
+
 int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r)
 {
 	struct op_summary sum[2];
@@ -122,6 +149,8 @@ int run_output_json(FILE *f, const struct run_info *info, const struct run_resul
 			 "seconds", (double)r->elapsed_ns / 1e9,
 			 "interrupted", r->interrupted, "error", error_json(&r->error),
 			 "cpu", cpu_json(r), "results", results);
+	if (root && info->device)
+		json_object_set_new(root, "device", device_json(info->device));
 	if (!root)
 		return -ENOMEM;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

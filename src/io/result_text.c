@@ -21,6 +21,31 @@ static void print_error(FILE *f, const struct run_result *r)
 			(unsigned long long)e->offset, (long long)e->result, e->length);
 }
 
+static void print_device(FILE *f, const struct sim_report *d)
+{
+	const struct sim_counters *c;
+	char host[32], media[32];
+
+	if (!d)
+		return;
+	c = &d->counters;
+	format_size(host, sizeof(host), c->host_write_bytes);
+	format_size(media, sizeof(media), c->media_write_bytes);
+	fprintf(f, "device: host writes %s, media writes %s (write amplification %.2f), "
+		"erases %llu, merges %llu, GC page moves %llu, cache hits %llu, seeks %llu\n",
+		host, media, sim_report_write_amplification(d), (unsigned long long)c->erases,
+		(unsigned long long)c->merges, (unsigned long long)c->gc_page_moves,
+		(unsigned long long)c->cache_hits, (unsigned long long)c->seeks);
+	if (d->faults.eio || d->faults.spikes || d->faults.lost_writes ||
+	    d->faults.misdirected_writes || d->faults.bit_flips)
+		fprintf(f, "faults injected: EIO %llu, latency spikes %llu, lost writes %llu, "
+			"misdirected writes %llu, bit flips %llu\n",
+			(unsigned long long)d->faults.eio, (unsigned long long)d->faults.spikes,
+			(unsigned long long)d->faults.lost_writes,
+			(unsigned long long)d->faults.misdirected_writes,
+			(unsigned long long)d->faults.bit_flips);
+}
+
 /* Latencies span ns to s: keep about four significant digits in 9 columns. */
 static void print_us(FILE *f, double us)
 {
@@ -45,7 +70,9 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	format_size(size, sizeof(size), info->target_size);
 	format_size(region, sizeof(region), s->length);
 	fprintf(f, "%s %s, queue depth %u, %s, %s%s\n", info->rw, bs, s->qd, info->engine,
-		!strcmp(info->target_kind, "null") ? "no IO" : info->direct ? "O_DIRECT" : "buffered",
+		!strcmp(info->target_kind, "null") ? "no IO"
+		: !strcmp(info->target_kind, "sim") ? "virtual clock"
+		: info->direct ? "O_DIRECT" : "buffered",
 		r->interrupted ? " (interrupted)" : "");
 	fprintf(f, "target %s (%s, %s), region %s at offset %llu, %.3f s measured\n\n",
 		info->target, info->target_kind, size, region,
@@ -65,6 +92,7 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	if (ios)
 		fprintf(f, ", %.3f us per IO", (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios);
 	fputc('\n', f);
+	print_device(f, info->device);
 	print_error(f, r);
 	return ferror(f) ? -EIO : 0;
 }

@@ -11,17 +11,31 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "sim/device.h"
+#include "sim/fault.h"
+
+/* What a simulated device did during a run (the "device" object). */
+struct sim_report {
+	const char *model;		/* "hdd", "ssd" */
+	const char *preset;		/* NULL when none */
+	struct sim_counters counters;
+	struct sim_fault_counters faults;
+};
 
 /* What was run, for the headers of every format. */
 struct run_info {
-	const char *target;		/* path, or "null" */
-	const char *target_kind;	/* "file", "block" or "null" */
+	const char *target;		/* path, "null" or "sim:…" */
+	const char *target_kind;	/* "file", "block", "null" or "sim" */
 	uint64_t target_size;
 	const char *rw;			/* the workload name given with --rw */
 	const char *engine;		/* the backend that actually ran */
 	bool direct;
 	const struct job_spec *spec;
+	const struct sim_report *device;	/* sim targets only, else NULL */
 };
+
+/* Host-to-media write amplification of a report; 0 before any host write. */
+double sim_report_write_amplification(const struct sim_report *d);
 
 struct op_summary {
 	const char *op;			/* "read" or "write" */

@@ -41,3 +41,10 @@ unsigned run_summaries(const struct run_info *info, const struct run_result *r,
 	}
 	return n;
 }
+
+double sim_report_write_amplification(const struct sim_report *d)
+{
+	const struct sim_counters *c = &d->counters;
+
+	return c->host_write_bytes ? (double)c->media_write_bytes / (double)c->host_write_bytes : 0;
+}

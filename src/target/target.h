@@ -35,6 +35,7 @@ enum target_kind {
 	TARGET_NULL,
 	TARGET_FILE,
 	TARGET_BLOCK,
+	TARGET_SIM,	/* a simulated drive; never opened here (see sim/spec.h) */
 };
 
 struct target_request {

@@ -90,7 +90,7 @@ static void fixture_init(struct fixture *f, unsigned qd, uint64_t service_ns)
 	f->fb.fail_offset = UINT64_MAX;
 	f->spec = (struct job_spec){ .random = true, .read_pct = 100, .bs = 4096,
 		.align = 4096, .qd = qd, .length = 1ULL << 30, .seed = 1 };
-	io_buffers_alloc(&f->bufs, 4096, qd, 1ULL << 30, 1);
+	io_buffers_alloc(&f->bufs, 4096, qd, 1ULL << 30, 1, false);
 	run_result_init(&f->r);
 }
 
@@ -214,7 +214,7 @@ static void buffers_shared_beyond_limit(struct check_state *st)
 	const unsigned char *p;
 	unsigned zeros = 0;
 
-	CHECK(st, io_buffers_alloc(&b, 1 << 20, 64, 8 << 20, 3) == 0, "alloc");
+	CHECK(st, io_buffers_alloc(&b, 1 << 20, 64, 8 << 20, 3, true) == 0, "alloc");
 	CHECK(st, b.count == 8, "64 slots share 8 buffers under an 8 MiB limit: %u", b.count);
 	p = b.base;
 	for (size_t i = 0; i < (8u << 20); i++)

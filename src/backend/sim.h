@@ -1,0 +1,26 @@
+/*
+ * sim.h — the virtual-clock backend: IOs go to a simulated device model
+ * (sim/device.h) instead of the kernel, and time is the simulation's. The
+ * clock starts at 0 and jumps from one completion to the next, so an hour of
+ * simulated drive time takes as long as the model's arithmetic.
+ */
+#ifndef IOMODEL_BACKEND_SIM_H
+#define IOMODEL_BACKEND_SIM_H
+
+#include "backend/backend.h"
+#include "sim/device.h"
+#include "sim/fault.h"
+
+/*
+ * Open a backend on `dev` (which it does not own: destroy it after
+ * backend_close). `faults` is copied; `seed` drives the fault draws.
+ */
+int sim_backend_open(struct backend **out, const struct backend_params *p,
+		     struct sim_device *dev, const struct sim_fault_config *faults,
+		     uint64_t seed, struct errmsg *err);
+
+/* The device's counters and the faults injected so far. */
+void sim_backend_counters(struct backend *be, struct sim_counters *c,
+			  struct sim_fault_counters *f);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * run_options.h — the parsed command line of `iomodel run`, shared by the
+ * option parser (run_options.c) and the command that executes it
+ * (run_cmd.c).
+ */
+#ifndef IOMODEL_RUN_OPTIONS_H
+#define IOMODEL_RUN_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "backend/backend.h"
+#include "engine/engine.h"
+#include "target/target.h"
+
+/* Largest single IO Linux carries in one call (0x7ffff000), rounded down to MiB. */
+#define MAX_BS (2047ULL << 20)
+
+enum output_format { OUTPUT_TABLE, OUTPUT_JSON, OUTPUT_CSV };
+
+struct run_options {
+	struct job_spec spec;
+	struct target_request target;
+	const char *rw;
+	enum backend_kind engine;
+	enum output_format format;
+	bool align_set;
+	bool length_set;
+	bool runtime_set;
+	bool bytes_set;
+	bool rwmix_set;
+	unsigned rwmix;		/* --rwmix, applied once --rw is known */
+};
+
+/*
+ * Parse and check `argv` (argv[0] is "run"). Returns 0, -1 when --help was
+ * printed, or EXIT_BAD_INPUT after printing one line on stderr.
+ */
+int parse_run_options(struct run_options *o, int argc, char **argv);
+
+/* Print one "iomodel: ..." line about bad input; returns EXIT_BAD_INPUT. */
+int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

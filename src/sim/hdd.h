@@ -1,0 +1,297 @@
+/*
+ * hdd.h — internals of the simulated hard disk (sim_hdd_model), shared by
+ * its files and its unit test; the rest of the program sees only device.h.
+ *
+ *   hdd_model.c   the configuration: parameter table, defaults, check, describe
+ *   hdd_geom.c    geometry: zones, position ↔ track coordinate, rotation, seek curve
+ *   hdd_cache.c   the buffer: read-ahead stream, read segments, write-back cache
+ *   hdd.c         the drive: queueing, scheduling, the device operations
+ *   hdd_presets.c calibrated drives
+ *
+ * Positions on the platter are "track coordinates" u in 32.32 fixed point:
+ * the high 32 bits count logical tracks from the outer edge (a logical track
+ * is what passes under the heads in one revolution), the low 32 bits are the
+ * angle as a fraction of a revolution. Because a drive reads one track per
+ * revolution whatever the zone, reading from u to u' takes exactly
+ * (u' − u) revolutions, and the sector at u passes under the head whenever the
+ * platter's phase equals the low 32 bits of u. LBA 0 is at u = 0.
+ */
+#ifndef IOMODEL_SIM_HDD_H
+#define IOMODEL_SIM_HDD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/device.h"
+#include "sim/heap.h"
+#include "util/errmsg.h"
+
+/* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
+struct hdd_config {
+	uint64_t capacity;		/* bytes, a multiple of 512 */
+	uint64_t rpm;
+	double outer_mib_s;		/* media rate at LBA 0 */
+	double inner_mib_s;		/* media rate at the last LBA */
+	uint64_t zones;
+	double seek_track_ms;
+	double seek_avg_ms;
+	double seek_full_ms;
+	double write_settle_ms;
+	double cmd_overhead_ms;
+	double access_overhead_ms;
+	double bus_mib_s;
+	uint64_t cache_mib;
+	uint64_t cache_segments;
+	bool write_cache;
+	uint64_t wcache_extents;
+	uint64_t ncq_depth;
+	double ncq_aging;
+};
+
+/* --- geometry (hdd_geom.c) --- */
+
+#define HDD_MAX_ZONES 256
+#define HDD_ZONE_LUT 1024		/* zone lookup slices of the LBA range */
+#define HDD_SEEK_BUCKETS 2048		/* seek table: buckets over the full stroke */
+#define HDD_WITHIN_SLICES 256		/* inverse seek table: slices of the full stroke time */
+
+/*
+ * The seek curve, in ms, of x = distance / full stroke (0 < x <= 1):
+ * a + b·√x up to the knee, c + d·x beyond it, continuous with a continuous
+ * slope, through seek_track at one track and seek_full at the full stroke,
+ * and averaging seek_avg over pairs of positions drawn uniformly over the
+ * capacity.
+ */
+struct hdd_seek_curve {
+	double a, b, c, d;
+	double knee;			/* x where the curve turns linear */
+};
+
+struct hdd_zone {
+	uint64_t s0;			/* first byte */
+	uint64_t u0;			/* track coordinate of s0 */
+	uint64_t u_per_byte;		/* 2^64 / bytes per track */
+	uint64_t bytes_per_u;		/* bytes per track · 2^32 */
+	double track_bytes;
+};
+
+struct hdd_geom {
+	uint64_t capacity;
+	uint32_t tracks;		/* logical tracks over the stroke */
+	double rev_ns;			/* one revolution */
+	uint64_t rev_fp;		/* rev_ns · 2^32: revolutions (32.32) → ns via >> 64 */
+	uint64_t phase_k;		/* 2^64 / rev_ns: ns → revolutions (32.32) via >> 32 */
+	unsigned nzones;
+	struct hdd_zone zone[HDD_MAX_ZONES];
+	uint64_t lut_mul;		/* byte → slice of zone_lut via multiply-shift */
+	uint16_t zone_lut[HDD_ZONE_LUT];
+	uint64_t ulut_mul;		/* track coordinate → slice of zone_ulut */
+	uint16_t zone_ulut[HDD_ZONE_LUT];
+	struct hdd_seek_curve curve;
+	uint64_t seek_mul;		/* tracks → bucket (32.32) via multiply */
+	uint64_t bucket_tracks;		/* bucket → tracks (32.32) via multiply */
+	uint64_t within_mul;		/* ns → slice of seek_within via multiply */
+	uint32_t seek_within[HDD_WITHIN_SLICES + 1];
+	uint32_t seek_tab[HDD_SEEK_BUCKETS + 2];	/* ns at bucket edges (+1 spare) */
+};
+
+/* Tracks over the stroke for `c` (at least one per zone), 0 if it has none. */
+uint64_t hdd_geom_tracks(const struct hdd_config *c);
+/*
+ * Fit the seek curve of `c` (whose other figures are valid). -EINVAL with a
+ * message when seek_avg cannot be reached between the one-track and the
+ * full-stroke times with a curve of this shape.
+ */
+int hdd_seek_fit(const struct hdd_config *c, struct hdd_seek_curve *out, struct errmsg *err);
+/* The curve at distance fraction x, in ms. */
+double hdd_seek_curve_ms(const struct hdd_seek_curve *sc, double x);
+/* Build the tables of a checked configuration. */
+int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err);
+
+/* Mean media rate over the capacity, harmonic (what big random IOs see), MiB/s. */
+double hdd_geom_harmonic_mib_s(const struct hdd_geom *g);
+/* Media rate of zone z, MiB/s. */
+double hdd_geom_zone_mib_s(const struct hdd_geom *g, unsigned z);
+
+static inline unsigned hdd_zone_of(const struct hdd_geom *g, uint64_t s)
+{
+	unsigned z = g->zone_lut[(uint64_t)(((unsigned __int128)s * g->lut_mul) >> 64)];
+
+	while (z + 1 < g->nzones && s >= g->zone[z + 1].s0)
+		z++;
+	return z;
+}
+
+/* Track coordinate of byte offset s (0 <= s <= capacity). */
+static inline uint64_t hdd_u_of(const struct hdd_geom *g, uint64_t s)
+{
+	const struct hdd_zone *z = &g->zone[hdd_zone_of(g, s)];
+
+	return z->u0 + (uint64_t)(((unsigned __int128)(s - z->s0) * z->u_per_byte) >> 32);
+}
+
+/* Byte offset (sector aligned, rounded down) at track coordinate u. */
+static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
+{
+	unsigned z;
+	uint64_t s;
+
+	if (u >= (uint64_t)g->tracks << 32)
+		return g->capacity;
+	z = g->zone_ulut[(uint64_t)(((unsigned __int128)u * g->ulut_mul) >> 64)];
+	while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
+		z++;
+	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
+	s = g->zone[z].s0 + 1 +
+	    (uint64_t)(((unsigned __int128)(u - g->zone[z].u0) * g->zone[z].bytes_per_u) >> 64);
+	return s >= g->capacity ? g->capacity : s / 512 * 512;
+}
+
+/* Time to pass du of track coordinate under the head, in ns (rounded down). */
+static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
+{
+	return (uint64_t)(((unsigned __int128)du * g->rev_fp) >> 64);
+}
+
+/* Revolutions made in `ns`, in 32.32 track coordinate units. */
+static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
+{
+	return (uint64_t)(((unsigned __int128)ns * g->phase_k) >> 32);
+}
+
+/*
+ * Seek time for a distance in tracks, in ns; 0 for 0. Linear interpolation
+ * between bucket edges: within 0.04 ms of the curve for a 640 GB disk, and
+ * monotone like it.
+ */
+static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
+{
+	uint64_t pos = (uint64_t)dist * g->seek_mul;
+	const uint32_t *e = &g->seek_tab[pos >> 32];
+	uint32_t t = e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
+
+	return dist ? t : 0;
+}
+
+/* A distance in tracks beyond which every seek takes at least `ns`. */
+static inline uint32_t hdd_seek_within(const struct hdd_geom *g, uint64_t ns)
+{
+	uint64_t j = ((ns * g->within_mul) >> 32) + 2;	/* a slice at or above ns */
+
+	return g->seek_within[j < HDD_WITHIN_SLICES ? j : HDD_WITHIN_SLICES];
+}
+
+/* --- the drive (hdd.c, hdd_cache.c) --- */
+
+/* A host command that needs the head: a read miss or a write-through. */
+struct hdd_cmd {
+	uint64_t ready;			/* arrival + command overhead */
+	uint64_t arrival;		/* when the drive accepted it */
+	uint64_t pos;			/* first byte */
+	uint32_t trk, ang;		/* start position: track, angle (see top) */
+	bool write;
+	struct io_request *req;
+};
+
+/* A dirty extent of the write-back cache (kept in offset order). */
+struct hdd_dirty {
+	uint64_t off, len;
+	uint64_t ready;			/* its data are all in the buffer */
+	uint32_t trk, ang;
+};
+
+/* A write waiting for room in the write-back cache. */
+struct hdd_waiter {
+	struct io_request *req;
+	uint64_t ready;
+};
+
+/* A range of recently read sectors kept in a read segment. */
+struct hdd_segment {
+	uint64_t lo, hi;
+};
+
+/*
+ * The read-ahead stream: after a media read ends at `start` (time t0,
+ * position u0) the head goes on reading while it has nothing else to do,
+ * up to one segment beyond what the host has read (`consumed`). It stops
+ * when the head is given other work.
+ */
+struct hdd_stream {
+	bool active;
+	uint64_t lo;			/* first byte of the read that began it */
+	uint64_t start;
+	uint64_t u0, t0;
+	uint64_t consumed;
+};
+
+/* Requests the host has handed over but the drive has not yet accepted. */
+struct hdd_backlog {
+	struct hdd_waiter *w;		/* ring; ready holds the submission time */
+	unsigned alloc, head, len;
+};
+
+struct hdd {
+	struct sim_device dev;
+	struct hdd_config cfg;
+	struct hdd_geom geom;
+	/* fixed costs, ns */
+	uint64_t cmd_ns, access_ns, settle_ns;
+	uint64_t bus_fp;		/* ns per byte, 32.32 */
+	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
+	uint64_t aging_fp;		/* ncq_aging, 16.16 */
+	uint64_t seg_bytes, cache_bytes;
+	/* head */
+	uint64_t head_free;		/* the head is busy until then */
+	uint64_t head_pos;		/* byte after the last one transferred */
+	uint64_t head_u;
+	bool destaging;			/* the head's current work is a destage */
+	uint64_t destage_off, destage_len;
+	/* buffer */
+	struct hdd_stream stream;
+	struct hdd_segment *seg;
+	unsigned nseg, seg_next;
+	struct hdd_dirty *dirty;	/* in offset (so track) order */
+	unsigned ndirty;
+	uint64_t dirty_bytes;		/* includes the extent being destaged */
+	struct hdd_waiter *wait;	/* ring of ncq_depth */
+	unsigned wait_head, nwait;
+	/* command queue */
+	struct hdd_cmd *queue;		/* in arrival order */
+	unsigned qlen;
+	unsigned tags;			/* accepted commands not yet handed back */
+	struct hdd_backlog backlog;
+	struct req_heap done;		/* commands whose completion time is known */
+	uint64_t clock;			/* latest time the host has shown us */
+	struct sim_counters count;
+};
+
+/* hdd_cache.c */
+/* Time to move `bytes` over the interface, ns. */
+uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes);
+/* A media read of [lo, start) ended at t0, head at u0: read ahead from start. */
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0);
+/* The head is given other work at t: keep what the stream read, move the head. */
+void hdd_stream_stop(struct hdd *h, uint64_t t);
+/* Bytes the active stream has read ahead by time t (0 when none). */
+uint64_t hdd_stream_read(const struct hdd *h, uint64_t t);
+/*
+ * Serve a read from the buffer (dirty data, the data being destaged, the
+ * read-ahead stream, a read segment): its completion time, or UINT64_MAX on
+ * a miss. A hit ahead of the stream keeps the head on it (moves head_free).
+ */
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now);
+/* Index of the first dirty extent that starts after byte c. */
+unsigned hdd_dirty_after(const struct hdd *h, uint64_t c);
+/* Take a write into the write-back cache at time t; false when there is no room. */
+bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
+/* A destage has ended (at head_free): release its room, let waiting writes in. */
+void hdd_destage_done(struct hdd *h);
+/* Record that req completes at t (room in `done` is kept by hdd.c). */
+void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
+
+/* hdd.c: build a drive from a checked configuration. */
+int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **out,
+	       struct errmsg *err);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * hdd_cache.c — the simulated disk's buffer (cache_mib of RAM on the drive):
+ * the read-ahead stream, the read segments it leaves behind, and the
+ * write-back cache of dirty extents.
+ *
+ * The buffer is cut into cache_segments segments. One follows the read-ahead
+ * stream: after each media read the head keeps reading while it has nothing
+ * else to do, until it is one segment ahead of the host; a read that starts
+ * in that window is a hit, served when the stream gets there. When the head is
+ * given other work the stream stops and its last segment of data stays as a
+ * read segment (the oldest one is dropped). With write_cache on, a write that
+ * fits is taken into the buffer and acknowledged once its data have crossed
+ * the bus; it becomes a dirty extent (merged with a dirty extent it extends
+ * or lies inside) that hdd.c destages later, in any order; once on the
+ * platter it stays in a read segment as clean data. A write that does not fit
+ * waits, in arrival order, until a destage frees room. Reads of dirty data
+ * are hits too.
+ *
+ * Timing only: the buffer holds no data, and a write does not invalidate
+ * read segments (a later read of those sectors is a hit either way).
+ */
+#include "hdd.h"
+
+#include <string.h>
+
+uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
+{
+	return (uint64_t)(((unsigned __int128)bytes * h->bus_fp) >> 32);
+}
+
+void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
+{
+	req->complete_ns = t;
+	req->result = req->length;
+	/* Cannot fail: hdd.c keeps room for every accepted command. */
+	(void)req_heap_push(&h->done, t, req);
+}
+
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
+{
+	h->stream = (struct hdd_stream){
+		.active = true, .lo = lo, .start = start, .u0 = u0, .t0 = t0, .consumed = start,
+	};
+}
+
+/* How far the stream has read by time t. */
+static uint64_t stream_pos(const struct hdd *h, uint64_t t)
+{
+	const struct hdd_stream *st = &h->stream;
+	uint64_t s, cap = st->consumed + h->seg_bytes;
+
+	if (cap > h->geom.capacity)
+		cap = h->geom.capacity;
+	if (t <= st->t0)
+		return st->start;
+	s = hdd_s_of(&h->geom, st->u0 + hdd_revs_in(&h->geom, t - st->t0));
+	if (s < st->start)
+		s = st->start;
+	return s < cap ? s : cap;
+}
+
+uint64_t hdd_stream_read(const struct hdd *h, uint64_t t)
+{
+	return h->stream.active ? stream_pos(h, t) - h->stream.start : 0;
+}
+
+/* Keep [lo, hi) as a read segment, in place of the oldest. */
+static void segment_keep(struct hdd *h, uint64_t lo, uint64_t hi)
+{
+	struct hdd_segment *sg;
+
+	if (!h->nseg || hi <= lo)
+		return;
+	sg = &h->seg[h->seg_next];
+	sg->hi = hi;
+	sg->lo = hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo;
+	h->seg_next = (h->seg_next + 1) % h->nseg;
+}
+
+void hdd_stream_stop(struct hdd *h, uint64_t t)
+{
+	struct hdd_stream *st = &h->stream;
+	uint64_t hi;
+
+	if (!st->active)
+		return;
+	hi = stream_pos(h, t);
+	segment_keep(h, st->lo, hi);
+	h->count.media_read_bytes += hi - st->start;
+	h->head_pos = hi;
+	h->head_u = hi == st->start ? st->u0 : hdd_u_of(&h->geom, hi);
+	st->active = false;
+}
+
+/*
+ * A hit on the read-ahead stream: a read that starts in what the stream
+ * holds or will read before it pauses. Its data are there when the stream
+ * reaches its end; a read longer than the window keeps the stream going,
+ * as the host drains the buffer faster than the platter fills it. Returns
+ * that time, or UINT64_MAX on a miss.
+ */
+static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
+{
+	struct hdd_stream *st = &h->stream;
+	uint64_t ready;
+
+	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes)
+		return UINT64_MAX;
+	if (c < st->consumed) {
+		uint64_t p = stream_pos(h, now);
+
+		if (p > h->seg_bytes && c < p - h->seg_bytes)
+			return UINT64_MAX;	/* already dropped from the segment */
+	}
+	ready = d <= st->start ? st->t0
+			       : st->t0 + hdd_rev_ns(&h->geom, hdd_u_of(&h->geom, d) - st->u0);
+	if (ready > h->head_free)
+		h->head_free = ready;	/* the head stays on the stream until then */
+	if (d > st->consumed)
+		st->consumed = d;
+	return ready;
+}
+
+/* Whether a read segment holds [c, d); branch-free, as random reads miss. */
+static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
+{
+	unsigned hit = 0;
+
+	for (unsigned i = 0; i < h->nseg; i++)
+		hit |= (c >= h->seg[i].lo) & (d <= h->seg[i].hi);
+	return hit;
+}
+
+unsigned hdd_dirty_after(const struct hdd *h, uint64_t c)
+{
+	unsigned lo = 0, hi = h->ndirty;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (h->dirty[mid].off <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The dirty extent that holds [c, d), or NULL. */
+static struct hdd_dirty *dirty_holding(struct hdd *h, uint64_t c, uint64_t d)
+{
+	unsigned i = hdd_dirty_after(h, c);
+	struct hdd_dirty *e = i ? &h->dirty[i - 1] : NULL;
+
+	return e && d <= e->off + e->len ? e : NULL;
+}
+
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now)
+{
+	uint64_t c = req->offset, d = c + req->length, t = now + h->cmd_ns;
+	uint64_t bus = hdd_bus_ns(h, req->length), ready;
+	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
+
+	if (e) {
+		h->count.cache_hits++;
+		return (e->ready > t ? e->ready : t) + bus;
+	}
+	if (h->destaging && c >= h->destage_off && d <= h->destage_off + h->destage_len) {
+		h->count.cache_hits++;
+		return t + bus;
+	}
+	ready = stream_hit(h, c, d, now);
+	if (ready != UINT64_MAX) {
+		uint64_t last = ready + hdd_bus_ns(h, 512);
+
+		h->count.cache_hits++;
+		return t + bus > last ? t + bus : last;
+	}
+	if (!segment_hit(h, c, d))
+		return UINT64_MAX;
+	h->count.cache_hits++;
+	return t + bus;
+}
+
+/*
+ * Find room for [c, d): the dirty extent that holds it, the one it extends
+ * (if that stays within a segment), or a new one in offset order; NULL when
+ * the cache is full.
+ */
+static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
+{
+	unsigned i = hdd_dirty_after(h, c);
+	struct hdd_dirty *e = i ? &h->dirty[i - 1] : NULL;
+	uint64_t u;
+
+	if (e && d <= e->off + e->len)
+		return e;
+	if (h->dirty_bytes + (d - c) > h->cache_bytes)
+		return NULL;
+	if (e && e->off + e->len == c && e->len + (d - c) <= h->seg_bytes) {
+		e->len += d - c;
+		h->dirty_bytes += d - c;
+		return e;
+	}
+	if (h->ndirty + h->destaging >= h->cfg.wcache_extents)
+		return NULL;
+	memmove(&h->dirty[i + 1], &h->dirty[i], (h->ndirty - i) * sizeof(*h->dirty));
+	h->ndirty++;
+	u = hdd_u_of(&h->geom, c);
+	h->dirty[i] = (struct hdd_dirty){
+		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = (uint32_t)u,
+	};
+	h->dirty_bytes += d - c;
+	return &h->dirty[i];
+}
+
+bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t)
+{
+	uint64_t c = req->offset, ack = t + hdd_bus_ns(h, req->length);
+	struct hdd_dirty *e = dirty_room(h, c, c + req->length);
+
+	if (!e)
+		return false;
+	if (ack > e->ready)
+		e->ready = ack;
+	hdd_push_done(h, req, ack);
+	return true;
+}
+
+void hdd_destage_done(struct hdd *h)
+{
+	h->destaging = false;
+	h->dirty_bytes -= h->destage_len;
+	segment_keep(h, h->destage_off, h->destage_off + h->destage_len);	/* now clean */
+	while (h->nwait) {
+		struct hdd_waiter *w = &h->wait[h->wait_head];
+		uint64_t t = w->ready > h->head_free ? w->ready : h->head_free;
+
+		if (!hdd_cache_put(h, w->req, t))
+			break;
+		h->wait_head = (h->wait_head + 1) % h->cfg.ncq_depth;
+		h->nwait--;
+	}
+}

@@ -1,0 +1,288 @@
+/*
+ * hdd_geom.c — the simulated disk's geometry: recording zones, the mapping
+ * between byte offsets and track coordinates (see hdd.h), the platter's
+ * rotation and the seek curve with its lookup tables.
+ *
+ * Zones. The media rate is linear in radius, from outer_mib_s at the outer
+ * edge to inner_mib_s at the inner one (constant linear density). Tracks are
+ * spread evenly over the stroke and cut into `zones` zones of (nearly) equal
+ * radial width; each zone records at one rate, sampled at evenly spaced
+ * radii from the outer rate (first zone) to the inner rate (last zone). A
+ * track holds rate × revolution bytes, so the capacity outside radius r grows
+ * as R_o² − r²: the rate against % of capacity is the square-root curve HD
+ * Tune shows, not a straight line. Reading any track takes one revolution,
+ * so the whole disk reads in `tracks` revolutions and the harmonic mean rate
+ * over the capacity (what large random transfers see) is the mean of the
+ * outer and inner rates.
+ *
+ * All of this runs once per device; the per-IO functions are the inline ones
+ * in hdd.h: a table lookup, a multiply and a shift each.
+ */
+#include "hdd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define TWO32 4294967296.0
+#define TWO64 18446744073709551616.0
+#define MEAN_CELLS 1024			/* radial cells for the mean seek */
+
+static double rev_seconds(const struct hdd_config *c)
+{
+	return 60.0 / (double)c->rpm;
+}
+
+uint64_t hdd_geom_tracks(const struct hdd_config *c)
+{
+	double track = rev_seconds(c) * (c->outer_mib_s + c->inner_mib_s) / 2 * (1 << 20);
+
+	return (uint64_t)llround((double)c->capacity / track);
+}
+
+/* Zone z's share of the stroke in tracks: the remainder goes to the first zones. */
+static uint64_t zone_tracks(uint64_t tracks, unsigned nzones, unsigned z)
+{
+	return tracks / nzones + (z < tracks % nzones);
+}
+
+static double zone_rate(const struct hdd_config *c, unsigned nzones, unsigned z)
+{
+	if (nzones == 1)
+		return (c->outer_mib_s + c->inner_mib_s) / 2;
+	return c->outer_mib_s - (c->outer_mib_s - c->inner_mib_s) * z / (nzones - 1);
+}
+
+static int build_zones(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
+{
+	double ideal[HDD_MAX_ZONES], sum = 0, scale;
+	uint64_t s = 0, u = 0;
+
+	for (unsigned z = 0; z < g->nzones; z++) {
+		ideal[z] = (double)zone_tracks(g->tracks, g->nzones, z) * zone_rate(c, g->nzones, z);
+		sum += ideal[z];
+	}
+	scale = (double)c->capacity / sum;
+	for (unsigned z = 0; z < g->nzones; z++) {
+		struct hdd_zone *zn = &g->zone[z];
+		uint64_t t = zone_tracks(g->tracks, g->nzones, z);
+		uint64_t bytes = z + 1 < g->nzones ? (uint64_t)(ideal[z] * scale) / 512 * 512
+						   : c->capacity - s;
+
+		if (!bytes || bytes > c->capacity - s || (double)bytes / (double)t < 512)
+			return errmsg_set(err, -EINVAL, "capacity %llu too small for %u zones",
+					  (unsigned long long)c->capacity, g->nzones);
+		zn->s0 = s;
+		zn->u0 = u << 32;
+		zn->track_bytes = (double)bytes / (double)t;
+		zn->u_per_byte = (uint64_t)(TWO64 / zn->track_bytes);
+		zn->bytes_per_u = (uint64_t)(zn->track_bytes * TWO32);
+		s += bytes;
+		u += t;
+	}
+	return 0;
+}
+
+static void build_zone_lut(struct hdd_geom *g)
+{
+	uint64_t u_end = (uint64_t)g->tracks << 32;
+	unsigned z = 0;
+
+	/* Denominators one past the largest value: no index reaches HDD_ZONE_LUT. */
+	g->lut_mul = (uint64_t)(((unsigned __int128)HDD_ZONE_LUT << 64) / (g->capacity + 1));
+	for (unsigned i = 0; i < HDD_ZONE_LUT; i++) {
+		uint64_t s = (uint64_t)((unsigned __int128)g->capacity * i / HDD_ZONE_LUT);
+
+		while (z + 1 < g->nzones && s >= g->zone[z + 1].s0)
+			z++;
+		g->zone_lut[i] = (uint16_t)z;
+	}
+	g->ulut_mul = (uint64_t)(((unsigned __int128)HDD_ZONE_LUT << 64) / (u_end + 1));
+	z = 0;
+	for (unsigned i = 0; i < HDD_ZONE_LUT; i++) {
+		uint64_t u = (uint64_t)((unsigned __int128)u_end * i / HDD_ZONE_LUT);
+
+		while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
+			z++;
+		g->zone_ulut[i] = (uint16_t)z;
+	}
+}
+
+double hdd_geom_harmonic_mib_s(const struct hdd_geom *g)
+{
+	return (double)g->capacity / (g->tracks * g->rev_ns * 1e-9) / (1 << 20);
+}
+
+double hdd_geom_zone_mib_s(const struct hdd_geom *g, unsigned z)
+{
+	return g->zone[z].track_bytes / (g->rev_ns * 1e-9) / (1 << 20);
+}
+
+/* --- the seek curve --- */
+
+double hdd_seek_curve_ms(const struct hdd_seek_curve *sc, double x)
+{
+	return x <= sc->knee ? sc->a + sc->b * sqrt(x) : sc->c + sc->d * x;
+}
+
+/* The curve through (x1, st) and (1, sf) with its knee at xk. */
+static struct hdd_seek_curve curve_with_knee(double xk, double x1, double st, double sf)
+{
+	struct hdd_seek_curve sc = { .knee = xk };
+	double rk = sqrt(xk);
+
+	sc.b = (sf - st) / (rk - sqrt(x1) + (1 - xk) / (2 * rk));
+	sc.a = st - sc.b * sqrt(x1);
+	sc.d = sc.b / (2 * rk);
+	sc.c = sf - sc.d;
+	return sc;
+}
+
+/*
+ * Weights of radial distances m cells apart between two positions drawn
+ * uniformly over the capacity (density ∝ radius).
+ */
+static void distance_weights(const struct hdd_config *c, double *wm)
+{
+	double w[MEAN_CELLS], k = c->inner_mib_s / c->outer_mib_s, sum = 0;
+
+	for (int i = 0; i < MEAN_CELLS; i++) {
+		w[i] = 1 - (i + 0.5) / MEAN_CELLS * (1 - k);
+		sum += w[i];
+	}
+	for (int i = 0; i < MEAN_CELLS; i++)
+		w[i] /= sum;
+	for (int m = 0; m < MEAN_CELLS; m++) {
+		double acc = 0;
+
+		for (int i = 0; i + m < MEAN_CELLS; i++)
+			acc += w[i] * w[i + m];
+		wm[m] = m ? 2 * acc : acc;
+	}
+}
+
+static double curve_mean(const struct hdd_seek_curve *sc, const double *wm, double x1)
+{
+	double h = 1.0 / MEAN_CELLS, mean = 0;
+
+	for (int m = 0; m < MEAN_CELLS; m++) {
+		double x = m ? m * h : h / 3;
+
+		mean += wm[m] * hdd_seek_curve_ms(sc, x < x1 ? x1 : x);
+	}
+	return mean;
+}
+
+int hdd_seek_fit(const struct hdd_config *c, struct hdd_seek_curve *out, struct errmsg *err)
+{
+	double wm[MEAN_CELLS], x1, lo, hi, mlo, mhi;
+	struct hdd_seek_curve sc;
+	double st = c->seek_track_ms, sf = c->seek_full_ms, avg = c->seek_avg_ms;
+	uint64_t tracks = hdd_geom_tracks(c);
+
+	if (tracks < 2) {
+		*out = (struct hdd_seek_curve){ .a = st, .c = sf, .knee = 1 };
+		return 0;
+	}
+	x1 = 1.0 / (double)tracks;
+	distance_weights(c, wm);
+	lo = x1 * 1.000001;
+	hi = 1;
+	sc = curve_with_knee(lo, x1, st, sf);
+	mlo = curve_mean(&sc, wm, x1);
+	sc = curve_with_knee(hi, x1, st, sf);
+	mhi = curve_mean(&sc, wm, x1);
+	if (avg < mlo || avg > mhi)
+		return errmsg_set(err, -EINVAL,
+				  "seek_avg_ms %g out of reach: with seek_track_ms %g and seek_full_ms %g "
+				  "the average seek lies between %.2f and %.2f ms", avg, st, sf, mlo, mhi);
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		sc = curve_with_knee(mid, x1, st, sf);
+		if (curve_mean(&sc, wm, x1) < avg)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*out = curve_with_knee((lo + hi) / 2, x1, st, sf);
+	return 0;
+}
+
+static uint32_t ms_to_ns32(double ms)
+{
+	return (uint32_t)llround(ms * 1e6);
+}
+
+static void build_seek_table(struct hdd_geom *g)
+{
+	double n = g->tracks;
+
+	g->seek_mul = (uint64_t)(TWO32 * HDD_SEEK_BUCKETS / n);
+	g->bucket_tracks = (uint64_t)(TWO32 * n / HDD_SEEK_BUCKETS) + 1;
+	for (unsigned i = 0; i <= HDD_SEEK_BUCKETS; i++) {
+		double x = (double)i / HDD_SEEK_BUCKETS;
+
+		g->seek_tab[i] = ms_to_ns32(hdd_seek_curve_ms(&g->curve, x < 1 / n ? 1 / n : x));
+	}
+	g->seek_tab[HDD_SEEK_BUCKETS + 1] = g->seek_tab[HDD_SEEK_BUCKETS];
+}
+
+static uint32_t seek_within_exact(const struct hdd_geom *g, uint64_t ns)
+{
+	unsigned lo = 0, hi = HDD_SEEK_BUCKETS + 1;
+	uint64_t d;
+
+	/* The first edge at or above ns: every bucket from there on is too. */
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (g->seek_tab[mid] >= ns)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo > HDD_SEEK_BUCKETS)
+		return UINT32_MAX;
+	d = (((uint64_t)lo * g->bucket_tracks) >> 32) + 1;
+	return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+/* The inverse table behind hdd_seek_within(), at slices of the full stroke. */
+static void build_within_table(struct hdd_geom *g)
+{
+	double step = (double)g->seek_tab[HDD_SEEK_BUCKETS] / HDD_WITHIN_SLICES;
+
+	g->within_mul = (uint64_t)(TWO32 / step);
+	for (unsigned j = 0; j <= HDD_WITHIN_SLICES; j++)
+		g->seek_within[j] = j < HDD_WITHIN_SLICES
+					    ? seek_within_exact(g, (uint64_t)(j * step))
+					    : UINT32_MAX;
+}
+
+int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
+{
+	uint64_t tracks = hdd_geom_tracks(c);
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	if (tracks < c->zones || tracks > UINT32_MAX / 2)
+		return errmsg_set(err, -EINVAL, "%llu tracks cannot hold %llu zones",
+				  (unsigned long long)tracks, (unsigned long long)c->zones);
+	g->capacity = c->capacity;
+	g->tracks = (uint32_t)tracks;
+	g->nzones = (unsigned)c->zones;
+	g->rev_ns = rev_seconds(c) * 1e9;
+	g->rev_fp = (uint64_t)llround(g->rev_ns * TWO32);
+	g->phase_k = (uint64_t)(TWO64 / g->rev_ns);
+	ret = build_zones(g, c, err);
+	if (ret)
+		return ret;
+	build_zone_lut(g);
+	ret = hdd_seek_fit(c, &g->curve, err);
+	if (ret)
+		return ret;
+	build_seek_table(g);
+	build_within_table(g);
+	return 0;
+}

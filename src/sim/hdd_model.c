@@ -1,0 +1,186 @@
+/*
+ * hdd_model.c — the "hdd" model as device.h sees it: its parameters with
+ * units and meanings, their defaults (a 7200 rpm 3.5-inch SATA drive of
+ * 2008), the checks that refuse impossible geometry, the derived figures
+ * `sim show` prints, and the constructor.
+ */
+#include "hdd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "sim/params.h"
+
+#define F(field) offsetof(struct hdd_config, field)
+
+static const struct sim_param hdd_params[] = {
+	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
+	  "capacity the host sees, a multiple of 512", 1 << 20, 1e18, NULL },
+	{ "rpm", PARAM_COUNT, F(rpm), "rpm", "spindle speed", 3600, 15000, NULL },
+	{ "outer_mib_s", PARAM_NUMBER, F(outer_mib_s), "MiB/s",
+	  "media rate at the outer edge (LBA 0)", 1, 10000, NULL },
+	{ "inner_mib_s", PARAM_NUMBER, F(inner_mib_s), "MiB/s",
+	  "media rate at the inner edge (last LBA); linear in radius between", 1, 10000, NULL },
+	{ "zones", PARAM_COUNT, F(zones), "",
+	  "recording zones of equal radial width, one rate each", 1, HDD_MAX_ZONES, NULL },
+	{ "seek_track_ms", PARAM_NUMBER, F(seek_track_ms), "ms",
+	  "seek to the next track", 0.01, 100, NULL },
+	{ "seek_avg_ms", PARAM_NUMBER, F(seek_avg_ms), "ms",
+	  "mean seek between positions drawn uniformly over the capacity", 0.01, 200, NULL },
+	{ "seek_full_ms", PARAM_NUMBER, F(seek_full_ms), "ms",
+	  "seek across the full stroke", 0.01, 500, NULL },
+	{ "write_settle_ms", PARAM_NUMBER, F(write_settle_ms), "ms",
+	  "extra settling after a seek before writing", 0, 50, NULL },
+	{ "cmd_overhead_ms", PARAM_NUMBER, F(cmd_overhead_ms), "ms",
+	  "controller time per command, cache hits included", 0, 50, NULL },
+	{ "access_overhead_ms", PARAM_NUMBER, F(access_overhead_ms), "ms",
+	  "time to start a host command's media access (not a destage)", 0, 50, NULL },
+	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
+	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
+	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
+	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
+	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
+	  "buffer segments; read-ahead runs one segment ahead of the host", 1, 256, NULL },
+	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
+	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
+	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
+	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
+	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
+	  "commands the drive accepts and reorders (1: no reordering)", 1, 256, NULL },
+	{ "ncq_aging", PARAM_NUMBER, F(ncq_aging), "ms/ms",
+	  "positioning time forgiven per ms waited (0 pure SPTF, large FIFO)", 0, 1000, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
+};
+
+static void hdd_defaults(void *config)
+{
+	*(struct hdd_config *)config = (struct hdd_config){
+		.capacity = 640135028736ULL,
+		.rpm = 7200,
+		.outer_mib_s = 108,
+		.inner_mib_s = 62,
+		.zones = 30,
+		.seek_track_ms = 2.0,
+		.seek_avg_ms = 8.9,
+		.seek_full_ms = 21.0,
+		.write_settle_ms = 3.4,
+		.cmd_overhead_ms = 0.03,
+		.access_overhead_ms = 0.47,
+		.bus_mib_s = 300,
+		.cache_mib = 16,
+		.cache_segments = 16,
+		.write_cache = true,
+		.wcache_extents = 512,
+		.ncq_depth = 32,
+		.ncq_aging = 0.17,
+	};
+}
+
+static int hdd_check(const void *config, struct errmsg *err)
+{
+	const struct hdd_config *c = config;
+	struct hdd_seek_curve sc;
+	uint64_t tracks;
+
+	if (c->capacity % 512)
+		return errmsg_set(err, -EINVAL, "capacity %llu is not a multiple of 512 bytes",
+				  (unsigned long long)c->capacity);
+	if (c->inner_mib_s > c->outer_mib_s)
+		return errmsg_set(err, -EINVAL,
+				  "inner_mib_s %g above outer_mib_s %g: the outer edge is the faster",
+				  c->inner_mib_s, c->outer_mib_s);
+	if (!(c->seek_track_ms < c->seek_avg_ms && c->seek_avg_ms < c->seek_full_ms))
+		return errmsg_set(err, -EINVAL,
+				  "seek times out of order: need seek_track_ms %g < seek_avg_ms %g "
+				  "< seek_full_ms %g", c->seek_track_ms, c->seek_avg_ms,
+				  c->seek_full_ms);
+	tracks = hdd_geom_tracks(c);
+	if (tracks < c->zones)
+		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks, fewer than zones %llu",
+				  (unsigned long long)c->capacity, (unsigned long long)tracks,
+				  (unsigned long long)c->zones);
+	if (tracks > UINT32_MAX / 2)
+		return errmsg_set(err, -EINVAL, "capacity %llu needs %llu tracks, more than 2^31",
+				  (unsigned long long)c->capacity, (unsigned long long)tracks);
+	return hdd_seek_fit(c, &sc, err);
+}
+
+static void line(FILE *f, const char *key, double v, const char *unit, const char *meaning)
+{
+	char value[32];
+
+	snprintf(value, sizeof(value), "%.4g", v);
+	fprintf(f, "  %-18s %-12s %-8s %s\n", key, value, unit, meaning);
+}
+
+/* Mean media rate over positions (what an HD Tune curve averages), MiB/s. */
+static double positional_mean(const struct hdd_geom *g)
+{
+	double sum = 0;
+
+	for (unsigned z = 0; z < g->nzones; z++) {
+		uint64_t end = z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
+
+		sum += hdd_geom_zone_mib_s(g, z) * (double)(end - g->zone[z].s0);
+	}
+	return sum / (double)g->capacity;
+}
+
+static void hdd_describe(FILE *f, const void *config)
+{
+	const struct hdd_config *c = config;
+	struct hdd_geom *g = malloc(sizeof(*g));
+	struct errmsg err;
+	double rev_ms, xfer_ms;
+
+	if (!g || hdd_check(c, &err) || hdd_geom_init(g, c, &err)) {
+		fprintf(f, "  (no derived figures: %s)\n", g ? err.text : "out of memory");
+		free(g);
+		return;
+	}
+	rev_ms = g->rev_ns / 1e6;
+	xfer_ms = 512 / (hdd_geom_harmonic_mib_s(g) * (1 << 20)) * 1e3;
+	line(f, "revolution", rev_ms, "ms", "one turn of the platter");
+	line(f, "rot_latency", rev_ms / 2, "ms", "mean rotational wait");
+	line(f, "tracks", g->tracks, "", "logical tracks (one revolution of data each)");
+	line(f, "outer_zone", hdd_geom_zone_mib_s(g, 0), "MiB/s", "media rate of the first zone");
+	line(f, "inner_zone", hdd_geom_zone_mib_s(g, g->nzones - 1), "MiB/s",
+	     "media rate of the last zone");
+	line(f, "avg_rate", hdd_geom_harmonic_mib_s(g), "MiB/s",
+	     "sustained rate of large random transfers (harmonic mean over capacity)");
+	line(f, "avg_rate_curve", positional_mean(g), "MiB/s",
+	     "mean of the rate-vs-position curve (HD Tune's average)");
+	line(f, "seek_knee", g->curve.knee * 100, "%",
+	     "seek distance (of the stroke) where seek time turns linear");
+	line(f, "read_penalty", c->cmd_overhead_ms + c->access_overhead_ms + c->seek_avg_ms +
+	     rev_ms / 2 + xfer_ms, "ms", "mean random 512 B read at QD1");
+	line(f, "write_penalty", c->cmd_overhead_ms + c->access_overhead_ms + c->seek_avg_ms +
+	     c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
+	     "mean random 512 B write at QD1 with write_cache off");
+	line(f, "segment", (double)((c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
+	     "buffer segment (read-ahead window)");
+	free(g);
+}
+
+static int hdd_model_create(const void *config, uint64_t seed, struct sim_device **out,
+			    struct errmsg *err)
+{
+	int ret = hdd_check(config, err);
+
+	if (ret)
+		return ret;
+	return hdd_create(config, seed, out, err);
+}
+
+const struct sim_model sim_hdd_model = {
+	.name = "hdd",
+	.summary = "hard disk: zoned media rate, seek curve, rotation, buffer, NCQ",
+	.config_size = sizeof(struct hdd_config),
+	.params = hdd_params,
+	.defaults = hdd_defaults,
+	.check = hdd_check,
+	.describe = hdd_describe,
+	.create = hdd_model_create,
+};

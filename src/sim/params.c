@@ -1,0 +1,135 @@
+/* params.c — applying and printing the parameter tables of params.h. */
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/units.h"
+
+const struct sim_param *sim_param_find(const struct sim_param *table, const char *key)
+{
+	for (const struct sim_param *p = table; p->key; p++)
+		if (!strcmp(p->key, key))
+			return p;
+	return NULL;
+}
+
+static int out_of_range(const struct sim_param *p, const char *value, const char *what,
+			struct errmsg *err)
+{
+	return errmsg_set(err, -EINVAL, "%s '%s': expected %s from %g to %g%s%s", p->key,
+			  value, what, p->min, p->max, *p->unit ? " " : "", p->unit);
+}
+
+static int set_number(const struct sim_param *p, void *field, const char *value,
+		      struct errmsg *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (end == value || *end || errno || !isfinite(v))
+		return errmsg_set(err, -EINVAL, "%s '%s': not a number (in %s)", p->key, value,
+				  *p->unit ? p->unit : "plain units");
+	if (v < p->min || v > p->max)
+		return out_of_range(p, value, "a number", err);
+	*(double *)field = v;
+	return 0;
+}
+
+static int set_whole(const struct sim_param *p, void *field, const char *value,
+		     struct errmsg *err)
+{
+	uint64_t v;
+	int ret = p->type == PARAM_BYTES ? parse_size(value, &v)
+					 : parse_count(value, 0, UINT64_MAX, &v);
+
+	if (ret)
+		return errmsg_set(err, -EINVAL, "%s '%s': %s", p->key, value,
+				  p->type == PARAM_BYTES ? "not a size (examples: 4k, 8m, 640g)"
+							 : "not a whole number");
+	if ((double)v < p->min || (double)v > p->max)
+		return out_of_range(p, value, p->type == PARAM_BYTES ? "a size" : "a whole number",
+				    err);
+	*(uint64_t *)field = v;
+	return 0;
+}
+
+static int set_choice(const struct sim_param *p, void *field, const char *value,
+		      struct errmsg *err)
+{
+	char list[256] = "";
+
+	for (unsigned i = 0; p->choices[i]; i++) {
+		if (!strcmp(p->choices[i], value)) {
+			*(unsigned *)field = i;
+			return 0;
+		}
+		if (i)
+			strncat(list, " or ", sizeof(list) - strlen(list) - 1);
+		strncat(list, p->choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	return errmsg_set(err, -EINVAL, "%s '%s': expected %s", p->key, value, list);
+}
+
+int sim_param_set(const struct sim_param *table, void *config, const char *key,
+		  const char *value, struct errmsg *err)
+{
+	const struct sim_param *p = sim_param_find(table, key);
+	void *field;
+
+	if (!p)
+		return errmsg_set(err, -EINVAL, "unknown parameter '%s'", key);
+	field = (char *)config + p->offset;
+	switch (p->type) {
+	case PARAM_BYTES:
+	case PARAM_COUNT:
+		return set_whole(p, field, value, err);
+	case PARAM_NUMBER:
+		return set_number(p, field, value, err);
+	case PARAM_SWITCH:
+		if (strcmp(value, "on") && strcmp(value, "off"))
+			return errmsg_set(err, -EINVAL, "%s '%s': expected on or off", key, value);
+		*(bool *)field = !strcmp(value, "on");
+		return 0;
+	case PARAM_CHOICE:
+		return set_choice(p, field, value, err);
+	}
+	return -EINVAL;
+}
+
+static void format_value(char *buf, size_t len, const struct sim_param *p, const void *field)
+{
+	switch (p->type) {
+	case PARAM_BYTES:
+		format_size(buf, len, *(const uint64_t *)field);
+		break;
+	case PARAM_COUNT:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case PARAM_NUMBER:
+		snprintf(buf, len, "%g", *(const double *)field);
+		break;
+	case PARAM_SWITCH:
+		snprintf(buf, len, "%s", *(const bool *)field ? "on" : "off");
+		break;
+	case PARAM_CHOICE:
+		snprintf(buf, len, "%s", p->choices[*(const unsigned *)field]);
+		break;
+	}
+}
+
+void sim_param_show(FILE *f, const struct sim_param *table, const void *config)
+{
+	for (const struct sim_param *p = table; p->key; p++) {
+		char value[64];
+
+		format_value(value, sizeof(value), p, (const char *)config + p->offset);
+		fprintf(f, "  %-22s %-12s %-8s %s\n", p->key, value, p->unit, p->meaning);
+	}
+}

@@ -1,0 +1,285 @@
+/*
+ * ssd.c — the simulated SSD behind the device interface of device.h: the
+ * timing of each request through controller, host bus and flash channels,
+ * the write cache and NCQ, the in-flight heap, the counters, and
+ * create/destroy. What flash work a request costs is the FTL's business
+ * (ssd_block_ftl.c, ssd_page_ftl.c); this file only books it in time.
+ *
+ * A request submitted at `now`:
+ *   1. waits for the controller, which takes one command at a time, and, when
+ *      `ncq` commands are already in service, for the first of them to end
+ *      (ncq_free_at); then the controller spends cmd_us on it. That instant
+ *      is t0.
+ *   2. read: the FTL books the page reads on their channels from t0. The bus
+ *      carries the data once the first page is read; the request is done
+ *      when the bus transfer is over and the last page, read, has crossed it.
+ *      write: the bus carries the data from t0 (when free); flash work starts
+ *      once the first page has arrived; done when both are over. With
+ *      write_cache=on the flash work need only end within `drain` of the
+ *      acknowledgement: a full cache of pending data takes that long to
+ *      program, so the cache hides that much flash time and no more.
+ *
+ * Invariants:
+ *   1. The busy-until times (controller, bus, each channel) never decrease.
+ *   2. A request completes no earlier than now + cmd_us, and no earlier than
+ *      its own transfer and flash work (less `drain` for cached writes).
+ *   3. The hot path is integer arithmetic on state set at create(); the same
+ *      configuration, seed and request sequence give the same completion
+ *      times, bit for bit.
+ *   4. Requests outside the capacity, or of length 0, complete at `now` with
+ *      result -EINVAL; submit() itself fails only for lack of memory.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim/ssd.h"
+#include "sim/ssd_dev.h"
+#include "util/units.h"
+
+static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
+{
+	return (bytes * d->t.bus_fs + 500000) / 1000000;
+}
+
+/*
+ * When fewer than `ncq` commands will be in service. Every command in
+ * service is in `inflight` (with those done but not yet collected), so the
+ * answer is 0 while it holds fewer than ncq, and otherwise the ncq-th
+ * latest completion time among them. Costs nothing unless the host keeps
+ * more than ncq commands outstanding.
+ */
+static uint64_t ncq_free_at(struct ssd_dev *d)
+{
+	const struct req_heap *h = &d->inflight;
+	uint64_t *top = d->top;
+	unsigned n = 0;
+
+	if (h->len < d->ncq)
+		return 0;
+	for (unsigned i = 0; i < h->len; i++) {
+		uint64_t key = h->entries[i].key;
+		unsigned j = 0;
+
+		if (n < d->ncq) {		/* min-heap of the ncq latest */
+			for (j = n++; j && top[(j - 1) / 2] > key; j = (j - 1) / 2)
+				top[j] = top[(j - 1) / 2];
+			top[j] = key;
+			continue;
+		}
+		if (key <= top[0])
+			continue;
+		for (;;) {
+			unsigned c = 2 * j + 1;
+
+			if (c >= n)
+				break;
+			if (c + 1 < n && top[c + 1] < top[c])
+				c++;
+			if (top[c] >= key)
+				break;
+			top[j] = top[c];
+			j = c;
+		}
+		top[j] = key;
+	}
+	return top[0];
+}
+
+static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64_t t0)
+{
+	uint64_t flash, bus, first = req->length < d->g.page ? req->length : d->g.page;
+
+	if (d->ftl == SSD_FTL_BLOCK)
+		flash = ssd_bftl_read(d, req->offset, req->length, t0);
+	else
+		flash = ssd_pftl_read(d, req->offset, req->length, t0);
+	bus = ssd_max(d->bus_free, t0 + d->t.read) + xfer(d, req->length);
+	d->bus_free = bus;
+	d->cnt.host_read_bytes += req->length;
+	return ssd_max(bus, flash + xfer(d, first));
+}
+
+static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t0,
+		     uint64_t *done)
+{
+	uint64_t first = req->length < d->g.page ? req->length : d->g.page;
+	uint64_t start = ssd_max(d->bus_free, t0);
+	uint64_t at = start + xfer(d, first), flash = at;
+	int ret;
+
+	d->bus_free = start + xfer(d, req->length);
+	d->cnt.host_write_bytes += req->length;
+	if (d->ftl == SSD_FTL_BLOCK)
+		ret = ssd_bftl_write(d, req->offset, req->length, at, &flash);
+	else
+		ret = ssd_pftl_write(d, req->offset, req->length, at, &flash);
+	if (d->write_cache)
+		flash = flash > d->t.drain ? flash - d->t.drain : 0;
+	*done = ssd_max(d->bus_free, flash);
+	return ret;
+}
+
+static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t now)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+	uint64_t start, done;
+	int ret;
+
+	if (!req->length || req->offset > sd->capacity ||
+	    req->length > sd->capacity - req->offset) {
+		req->result = -EINVAL;
+		return req_heap_push(&d->inflight, now, req);
+	}
+	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
+	d->ctrl_free = start + d->t.cmd;
+	if (req->op == IO_READ) {
+		done = ssd_read(d, req, d->ctrl_free);
+		ret = 0;
+	} else {
+		ret = ssd_write(d, req, d->ctrl_free, &done);
+	}
+	req->result = ret ? ret : (int64_t)req->length;
+	return req_heap_push(&d->inflight, done, req);
+}
+
+static uint64_t ssd_next_completion(struct sim_device *sd)
+{
+	return req_heap_min(&((struct ssd_dev *)sd)->inflight);
+}
+
+static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_request **out,
+			     unsigned max)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+	unsigned n = 0;
+
+	while (n < max && req_heap_min(&d->inflight) <= now) {
+		uint64_t when = req_heap_min(&d->inflight);
+		struct io_request *req = req_heap_pop(&d->inflight);
+
+		req->complete_ns = when;
+		out[n++] = req;
+	}
+	return n;
+}
+
+static void ssd_counters(const struct sim_device *sd, struct sim_counters *c)
+{
+	*c = ((const struct ssd_dev *)sd)->cnt;
+}
+
+static void ssd_destroy(struct sim_device *sd)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+
+	if (!d)
+		return;
+	ssd_bftl_release(d);
+	ssd_pftl_release(d);
+	req_heap_release(&d->inflight);
+	free(d->top);
+	free(d->chan);
+	free(d);
+}
+
+static const struct sim_device_ops ssd_ops = {
+	.submit = ssd_submit,
+	.next_completion = ssd_next_completion,
+	.complete = ssd_complete,
+	.counters = ssd_counters,
+	.destroy = ssd_destroy,
+};
+
+static uint64_t ns(double v)
+{
+	return (uint64_t)llround(v);
+}
+
+static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
+{
+	d->t.cmd = ns(c->cmd_us * 1e3);
+	d->t.read = ns(c->read_us * 1e3);
+	d->t.prog = ns(c->program_us * 1e3);
+	d->t.erase = ns(c->erase_ms * 1e6);
+	d->t.bus_fs = ns(1e15 / (c->bus_mib_s * MIB));
+	if (c->write_cache)
+		d->t.drain = ns((double)c->cache_kib * 1024.0 * (double)d->t.prog /
+				(double)(d->g.page * d->g.channels));
+}
+
+/* Fill the FTL as the configuration's starting state says. */
+static int prepare(struct ssd_dev *d, const struct ssd_config *c, uint64_t seed)
+{
+	uint64_t keep = d->g.user_pages;
+	int ret;
+
+	if (c->state == SSD_TRIMMED && c->trim)
+		keep = (uint64_t)floor(c->live * (double)d->g.user_pages);
+	if (c->ftl == SSD_FTL_BLOCK)
+		return ssd_bftl_init(d, c);
+	ret = ssd_pftl_init(d);
+	return ret ? ret : ssd_pftl_prepare(d, c->state, keep, seed);
+}
+
+int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struct errmsg *err)
+{
+	const struct ssd_config *c = config;
+	struct ssd_dev *d;
+	int ret;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return errmsg_set(err, -ENOMEM, "out of memory for the ssd model");
+	ret = ssd_geometry(c, &d->g, err);
+	if (ret) {
+		free(d);
+		return ret;
+	}
+	d->base = (struct sim_device){ &ssd_ops, c->capacity, 512 };
+	d->ftl = c->ftl;
+	d->trim = c->trim;
+	d->write_cache = c->write_cache;
+	d->ncq = (unsigned)c->ncq;
+	set_timing(d, c);
+	req_heap_init(&d->inflight);
+	d->chan = calloc(d->g.channels, sizeof(*d->chan));
+	d->top = calloc(d->ncq, sizeof(*d->top));
+	ret = d->chan && d->top ? prepare(d, c, seed) : -ENOMEM;
+	if (ret) {
+		ssd_destroy(&d->base);
+		return errmsg_set(err, ret, "ssd model: %s for its flash maps",
+				  ret == -ENOMEM ? "out of memory" : "cannot lay out the state");
+	}
+	*out = &d->base;
+	return 0;
+}
+
+int ssd_trim(struct sim_device *dev, uint64_t offset, uint64_t length)
+{
+	struct ssd_dev *d = (struct ssd_dev *)dev;
+
+	if (offset > dev->capacity || length > dev->capacity - offset)
+		return -EINVAL;
+	if (!d->trim)
+		return -EOPNOTSUPP;
+	if (d->ftl == SSD_FTL_BLOCK)
+		ssd_bftl_trim(d, offset, length);
+	else
+		ssd_pftl_trim(d, offset, length);
+	return 0;
+}
+
+uint64_t ssd_valid_count(const struct sim_device *dev)
+{
+	const struct ssd_dev *d = (const struct ssd_dev *)dev;
+
+	return d->ftl == SSD_FTL_BLOCK ? d->bf.nmapped : d->pf.valid;
+}
+
+int ssd_verify(const struct sim_device *dev, struct errmsg *err)
+{
+	const struct ssd_dev *d = (const struct ssd_dev *)dev;
+
+	return d->ftl == SSD_FTL_PAGE ? ssd_pftl_verify(d, err) : 0;
+}

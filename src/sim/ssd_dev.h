@@ -1,0 +1,187 @@
+/*
+ * ssd_dev.h — the state of one simulated SSD, shared by the timing core
+ * (ssd.c) and the flash translation layers (ssd_block_ftl.c,
+ * ssd_page_ftl.c, ssd_page_state.c). Not for use outside src/sim/ssd*.c.
+ *
+ * Time is in nanoseconds of the virtual clock. Every shared resource — the
+ * controller, the host bus, each flash channel — is a "busy until" time:
+ * work on it starts when both the work is ready and the resource is free,
+ * and pushes the resource's time forward. Work the drive does for itself
+ * (merges, garbage collection) is booked on the channels the same way, so
+ * later requests wait for it.
+ */
+#ifndef IOMODEL_SIM_SSD_DEV_H
+#define IOMODEL_SIM_SSD_DEV_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/heap.h"
+#include "sim/ssd.h"
+
+#define SSD_NONE UINT32_MAX
+
+/*
+ * An array of unsigned entries: the page FTL's two maps. With bits = 32 the
+ * entries are plain 32-bit words (the fast case, chosen while both maps fit
+ * in SSD_PLAIN_MAPS bytes); otherwise they are packed, entry i at bit
+ * i * bits, and an access loads the 8 bytes around it, so the allocation
+ * carries 8 bytes of tail padding.
+ */
+struct ssd_map {
+	uint8_t *bytes;
+	size_t len;		/* bytes allocated */
+	unsigned bits;
+	uint64_t mask;
+};
+
+static inline uint32_t ssd_map_get(const struct ssd_map *m, uint64_t i)
+{
+	uint64_t bit = i * m->bits, word;
+
+	if (m->bits == 32)
+		return ((const uint32_t *)(const void *)m->bytes)[i];
+	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
+	return (uint32_t)((word >> (bit & 7)) & m->mask);
+}
+
+static inline void ssd_map_set(struct ssd_map *m, uint64_t i, uint32_t v)
+{
+	uint64_t bit = i * m->bits, word;
+	unsigned shift = bit & 7;
+
+	if (m->bits == 32) {
+		((uint32_t *)(void *)m->bytes)[i] = v;
+		return;
+	}
+	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
+	word = (word & ~(m->mask << shift)) | ((uint64_t)v << shift);
+	memcpy(m->bytes + (bit >> 3), &word, sizeof(word));
+}
+
+static inline const void *ssd_map_addr(const struct ssd_map *m, uint64_t i)
+{
+	return m->bytes + ((i * m->bits) >> 3);
+}
+
+enum ssd_block_state {
+	SSD_BLK_FREE,		/* erased, on its channel's free list */
+	SSD_BLK_OPEN,		/* its channel's write frontier */
+	SSD_BLK_FULL,		/* programmed to the end, in a bucket by valid count */
+};
+
+/* One erase block of the page FTL (12 bytes). */
+struct ssd_block {
+	uint32_t prev;		/* bucket list neighbours; free list uses next */
+	uint32_t next;
+	uint16_t valid;		/* valid pages */
+	uint8_t state;		/* enum ssd_block_state */
+	uint8_t chan;		/* the channel it is on: b / bpc */
+};
+
+struct ssd_chan {
+	uint64_t free_at;	/* when the work booked on the channel ends */
+	uint32_t open;		/* page FTL: the open block, or SSD_NONE */
+	uint32_t wp;		/* page FTL: next page to program in `open` */
+	uint32_t free_head;	/* page FTL: free blocks, linked by next */
+	uint32_t nfree;
+	uint32_t minv;		/* page FTL: no full block has fewer valid pages */
+};
+
+struct ssd_page_ftl {
+	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
+	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
+	struct ssd_block *blk;		/* blocks, then the bucket heads */
+	uint32_t heads;			/* index of the first bucket head */
+	uint32_t ppb;			/* copies of the geometry, 32-bit for speed */
+	uint32_t bpc;
+	int ppb_shift;			/* log2(ppb), or -1: not a power of two */
+	int page_shift;			/* log2(page), or -1 */
+	uint32_t rr;			/* next channel in round-robin order */
+	uint64_t valid;			/* valid pages on the drive */
+};
+
+struct ssd_block_ftl {
+	uint8_t *mapped;		/* per merge unit: holds host data */
+	uint64_t nmapped;
+};
+
+struct ssd_timing {
+	uint64_t cmd, read, prog, erase;	/* ns */
+	uint64_t bus_fs;			/* femtoseconds per byte on the bus */
+	uint64_t drain;				/* write cache: flash time it hides */
+};
+
+struct ssd_dev {
+	struct sim_device base;
+	struct ssd_geometry g;
+	struct ssd_timing t;
+	unsigned ftl;
+	bool trim;
+	bool write_cache;
+	struct ssd_chan *chan;
+	uint64_t ctrl_free;		/* the controller takes one command at a time */
+	uint64_t bus_free;
+	unsigned ncq;			/* commands in service at once */
+	uint64_t *top;			/* ncq entries of scratch for ncq_free_at() */
+	struct req_heap inflight;	/* holds every command in service */
+	struct sim_counters cnt;
+	struct ssd_page_ftl pf;
+	struct ssd_block_ftl bf;
+};
+
+/* Book `dur` ns on channel c, starting no earlier than `at`; the end time. */
+static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, uint64_t dur)
+{
+	uint64_t start = d->chan[c].free_at > at ? d->chan[c].free_at : at;
+
+	d->chan[c].free_at = start + dur;
+	return start + dur;
+}
+
+static inline int ssd_log2(uint64_t v)
+{
+	int n = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while (v >>= 1)
+		n++;
+	return n;
+}
+
+static inline uint64_t ssd_max(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * The FTLs. read() books the flash reads of a host read starting at `at` and
+ * returns when the last finishes; write() does the same for a host write
+ * whose data is at hand from `at`, setting *done; -ENOSPC when the page FTL
+ * finds nothing to collect (check() makes that impossible).
+ */
+int ssd_bftl_init(struct ssd_dev *d, const struct ssd_config *c);
+void ssd_bftl_release(struct ssd_dev *d);
+uint64_t ssd_bftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
+int ssd_bftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+void ssd_bftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
+
+int ssd_pftl_init(struct ssd_dev *d);
+void ssd_pftl_release(struct ssd_dev *d);
+uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
+int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
+int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
+
+/* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
+void ssd_pftl_bucket_add(struct ssd_dev *d, uint32_t b);
+void ssd_pftl_free_push(struct ssd_dev *d, unsigned c, uint32_t b);
+
+/* ssd.c: the model's create(). */
+int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struct errmsg *err);
+
+/* ssd_page_state.c: lay out a fresh, used or trimmed drive. */
+int ssd_pftl_prepare(struct ssd_dev *d, unsigned state, uint64_t keep_pages, uint64_t seed);
+
+#endif

@@ -1,0 +1,471 @@
+/*
+ * ssd_page_ftl.c — the page-mapped flash translation layer (Intel X25-M,
+ * Indilinx): every logical page is mapped on its own, so a host write never
+ * merges; it goes to the next free page of an open block, and the old copy
+ * becomes invalid. Garbage collection gets erased blocks back: it picks the
+ * full block with the fewest valid pages (greedy), copies them to a fresh
+ * block on the same channel, and erases the victim. Over-provisioning
+ * (`spare`) and TRIM decide how many valid pages a victim still holds, and
+ * so the write amplification: a fresh drive has none to move, a used one
+ * (steady state of random writes) many, a trimmed one few again.
+ *
+ * Memory is the two maps — 32-bit words, or packed to the bits a page number
+ * needs on very large drives (see SSD_PLAIN_MAPS) — and 12 bytes per erase
+ * block: about 8 bytes per flash page at most. A host page write touches a
+ * fixed handful of entries and allocates nothing; garbage collection costs
+ * O(ppb) per erased block, its map lookups prefetched together.
+ *
+ * Invariants:
+ *   1. L2P[l] = p + 1  =>  P2L[p] = l + 1. Logical pages with L2P[l] = 0
+ *      are unmapped (never written, or trimmed).
+ *   2. Physical page p is valid iff P2L[p] = l + 1 and L2P[l] = p + 1. Other
+ *      pages are free or invalid whatever their P2L entry holds: a stale
+ *      entry is never cleared, so an overwrite or TRIM writes one map entry,
+ *      not two, and garbage collection tells valid from stale by looking
+ *      back through L2P (prefetched, many at once).
+ *   3. blk[b].valid is the number of valid pages of b; pf.valid is the sum
+ *      over blocks and the number of mapped logical pages.
+ *   4. A block is programmed in page order: an open block holds valid pages
+ *      only below its channel's wp; a free block holds none.
+ *   5. Every block belongs to channel b / bpc and is, on that channel, the
+ *      open block, on the free list, or full; a full block sits in the
+ *      bucket (channel, valid) — a circular list with a head node — oldest
+ *      arrival first.
+ *   6. Garbage collection stays on one channel (copy-back): victim, reads,
+ *      programs and erase all happen there. It runs when the channel needs a
+ *      new open block and has at most one free block, so a channel always
+ *      keeps one free block to copy into.
+ *   7. Host pages go to the round-robin channel if it is idle by the time
+ *      the data is at hand, else to the channel that is free soonest. A
+ *      channel that must collect first books the collection, and the page
+ *      looks again: collection stalls the host only when all channels are
+ *      busy, as a controller with work queued per die would.
+ *
+ * Page states and the functions behind each transition:
+ *
+ *      free --write_page() / gc_collect() (destination)--> valid
+ *      valid --page_invalidate() (overwrite, TRIM, GC source)--> invalid
+ *      invalid --gc_collect(): the victim is erased--> erased (= free)
+ *
+ * Block states:
+ *
+ *      free --open_block() (refill, gc_collect)--> open
+ *      open --close_open() (refill: last page programmed)--> full
+ *      full --pick_victim() (gc_collect: fewest valid pages)--> victim
+ *      victim --gc_collect(): valid pages moved, erased, free_push--> free
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "sim/ssd_dev.h"
+
+#define HUGE_PAGE (2ULL << 20)
+
+static inline uint32_t block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
+{
+	return (uint32_t)(pf->ppb_shift >= 0 ? ppn >> pf->ppb_shift : ppn / pf->ppb);
+}
+
+static inline uint64_t page_of(const struct ssd_page_ftl *pf, uint64_t off, uint64_t page)
+{
+	return pf->page_shift >= 0 ? off >> pf->page_shift : off / page;
+}
+
+static inline uint32_t head_of(const struct ssd_page_ftl *pf, uint32_t c, uint32_t valid)
+{
+	return pf->heads + c * (pf->ppb + 1) + valid;
+}
+
+static inline void list_unlink(struct ssd_block *blk, uint32_t b)
+{
+	blk[blk[b].prev].next = blk[b].next;
+	blk[blk[b].next].prev = blk[b].prev;
+}
+
+static inline void list_append(struct ssd_block *blk, uint32_t head, uint32_t b)
+{
+	uint32_t tail = blk[head].prev;
+
+	blk[b].prev = tail;
+	blk[b].next = head;
+	blk[tail].next = b;
+	blk[head].prev = b;
+}
+
+void ssd_pftl_bucket_add(struct ssd_dev *d, uint32_t b)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	struct ssd_block *k = &pf->blk[b];
+
+	k->state = SSD_BLK_FULL;
+	list_append(pf->blk, head_of(pf, k->chan, k->valid), b);
+	if (k->valid < d->chan[k->chan].minv)
+		d->chan[k->chan].minv = k->valid;
+}
+
+void ssd_pftl_free_push(struct ssd_dev *d, unsigned c, uint32_t b)
+{
+	struct ssd_block *k = &d->pf.blk[b];
+
+	k->state = SSD_BLK_FREE;
+	k->valid = 0;
+	k->next = d->chan[c].free_head;
+	d->chan[c].free_head = b;
+	d->chan[c].nfree++;
+}
+
+static uint32_t free_pop(struct ssd_dev *d, unsigned c)
+{
+	uint32_t b = d->chan[c].free_head;
+
+	d->chan[c].free_head = d->pf.blk[b].next;
+	d->chan[c].nfree--;
+	return b;
+}
+
+static void open_block(struct ssd_dev *d, unsigned c, uint32_t b)
+{
+	d->pf.blk[b].state = SSD_BLK_OPEN;
+	d->chan[c].open = b;
+	d->chan[c].wp = 0;
+}
+
+static void close_open(struct ssd_dev *d, unsigned c)
+{
+	ssd_pftl_bucket_add(d, d->chan[c].open);
+	d->chan[c].open = SSD_NONE;
+}
+
+static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t b = block_of(pf, ppn);
+	struct ssd_block *k = &pf->blk[b];
+
+	k->valid--;
+	pf->valid--;
+	if (k->state == SSD_BLK_FULL) {
+		list_unlink(pf->blk, b);
+		list_append(pf->blk, head_of(pf, k->chan, k->valid), b);
+		if (k->valid < d->chan[k->chan].minv)
+			d->chan[k->chan].minv = k->valid;
+	}
+}
+
+/* Channel c's full block with the fewest valid pages, if any has < ppb. */
+static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
+{
+	const struct ssd_page_ftl *pf = &d->pf;
+	uint32_t v = d->chan[c].minv, h = head_of(pf, c, v);
+
+	for (; v < pf->ppb; v++, h++) {
+		if (pf->blk[h].next != h) {
+			d->chan[c].minv = v;
+			return pf->blk[h].next;
+		}
+	}
+	d->chan[c].minv = v;
+	return SSD_NONE;
+}
+
+/* move_pages() on plain 32-bit maps: the common case, kept tight. */
+static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
+{
+	uint32_t *p2l = (uint32_t *)(void *)pf->p2l.bytes;
+	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < pf->ppb; i++)
+		if (p2l[first + i])
+			__builtin_prefetch(&l2p[p2l[first + i] - 1], 1);
+	for (uint32_t i = 0; i < pf->ppb; i++) {
+		uint32_t l = p2l[first + i];
+
+		if (!l || l2p[l - 1] != first + i + 1)
+			continue;	/* stale: invariant 2 */
+		p2l[dst + n] = l;
+		l2p[l - 1] = (uint32_t)(dst + n) + 1;
+		n++;
+	}
+	return n;
+}
+
+/* Copy the valid pages of `victim` to the start of `to`; how many. */
+static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to)
+{
+	uint64_t first = (uint64_t)victim * pf->ppb, dst = (uint64_t)to * pf->ppb;
+	uint64_t start = dst;
+
+	if (pf->p2l.bits == 32)
+		return move_plain(pf, first, dst);
+	for (uint64_t p = first; p < first + pf->ppb; p++) {
+		uint32_t l = ssd_map_get(&pf->p2l, p);
+
+		if (l)
+			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1);
+	}
+	for (uint64_t p = first; p < first + pf->ppb; p++) {
+		uint32_t l = ssd_map_get(&pf->p2l, p);
+
+		if (!l || ssd_map_get(&pf->l2p, l - 1) != p + 1)
+			continue;	/* stale: invariant 2 */
+		ssd_map_set(&pf->p2l, dst, l);
+		ssd_map_set(&pf->l2p, l - 1, (uint32_t)dst + 1);
+		dst++;
+	}
+	return (uint32_t)(dst - start);
+}
+
+/* Collect one victim on channel c into a new open block; booked from `at`. */
+static int gc_collect(struct ssd_dev *d, unsigned c, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t victim = pick_victim(d, c), to, v;
+
+	if (victim == SSD_NONE || !d->chan[c].nfree)
+		return -ENOSPC;
+	v = pf->blk[victim].valid;
+	list_unlink(pf->blk, victim);
+	to = free_pop(d, c);
+	open_block(d, c, to);
+	if (move_pages(pf, victim, to) != v)
+		return -EUCLEAN;	/* broken invariant 3: never seen */
+	pf->blk[to].valid = (uint16_t)v;
+	d->chan[c].wp = v;
+	ssd_pftl_free_push(d, c, victim);
+	ssd_chan_run(d, c, at, v * (d->t.read + d->t.prog) + d->t.erase);
+	d->cnt.gc_page_moves += v;
+	d->cnt.media_read_bytes += v * d->g.page;
+	d->cnt.media_write_bytes += v * d->g.page;
+	d->cnt.erases++;
+	return 0;
+}
+
+/* Channel c's open block is full: open a free one, or collect garbage. */
+static int refill(struct ssd_dev *d, unsigned c, uint64_t at)
+{
+	struct ssd_chan *ch = &d->chan[c];
+
+	if (ch->open != SSD_NONE)
+		close_open(d, c);
+	if (ch->nfree > 1) {
+		open_block(d, c, free_pop(d, c));
+		return 0;
+	}
+	return gc_collect(d, c, at);
+}
+
+static inline bool needs_gc(const struct ssd_dev *d, unsigned c)
+{
+	return d->chan[c].wp == d->pf.ppb && d->chan[c].nfree <= 1;
+}
+
+/* The next free page of channel c, collecting garbage first if needed. */
+static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
+{
+	struct ssd_chan *ch = &d->chan[c];
+	int ret;
+
+	if (ch->wp == d->pf.ppb && (ret = refill(d, c, at)))
+		return ret;
+	*ppn = ch->open * d->pf.ppb + ch->wp++;
+	return 0;
+}
+
+/* Invariant 7: the round-robin channel if idle at `at`, else the soonest free. */
+static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
+{
+	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
+
+	if (d->chan[c].free_at > at) {
+		for (unsigned i = 1; i < n; i++) {
+			unsigned k = c + i < n ? c + i : c + i - n;
+
+			if (d->chan[k].free_at < d->chan[best].free_at)
+				best = k;
+			if (d->chan[best].free_at <= at)
+				break;
+		}
+	}
+	d->pf.rr = best + 1 < n ? best + 1 : 0;
+	return best;
+}
+
+/*
+ * Take a page for host data at hand from `ready` (invariant 7). A channel
+ * picked that must collect garbage first books the collection on its time
+ * line and the page looks again, so collection holds the host up only when
+ * every channel is busy.
+ */
+static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
+{
+	unsigned n = (unsigned)d->g.channels, c = pick_chan(d, ready);
+	int ret = 0;
+
+	for (unsigned i = 0; i < n && needs_gc(d, c) && !ret; i++) {
+		ret = refill(d, c, ready);
+		c = ret ? c : pick_chan(d, ready);
+	}
+	if (ret != -ENOSPC)
+		ret = ret ? ret : page_alloc(d, c, ready, ppn);
+	for (unsigned i = 1; ret == -ENOSPC && i < n; i++) {
+		c = c + 1 < n ? c + 1 : 0;	/* that channel is full: any other */
+		ret = page_alloc(d, c, ready, ppn);
+	}
+	*chan = c;
+	return ret;
+}
+
+/* Write logical page `lpn` (read first when only `partial`ly overwritten). */
+static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t old = ssd_map_get(&pf->l2p, lpn), ppn = 0;
+	uint64_t ready = at;
+	unsigned c;
+	int ret;
+
+	if (old) {
+		if (partial) {
+			ready = ssd_chan_run(d, pf->blk[block_of(pf, old - 1)].chan, at, d->t.read);
+			d->cnt.media_read_bytes += d->g.page;
+		}
+		page_invalidate(d, old - 1);
+		ssd_map_set(&pf->l2p, lpn, 0);	/* before GC looks back (invariant 2) */
+	}
+	ret = place_page(d, ready, &c, &ppn);
+	if (ret)
+		return ret;
+	ssd_map_set(&pf->p2l, ppn, (uint32_t)lpn + 1);
+	ssd_map_set(&pf->l2p, lpn, ppn + 1);
+	pf->blk[block_of(pf, ppn)].valid++;
+	pf->valid++;
+	*end = ssd_max(*end, ssd_chan_run(d, c, ready, d->t.prog));
+	d->cnt.media_write_bytes += d->g.page;
+	return 0;
+}
+
+int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
+{
+	uint64_t page = d->g.page, first = page_of(&d->pf, off, page);
+	uint64_t last = page_of(&d->pf, off + len - 1, page), end = at;
+	bool head = off != first * page, tail = off + len != (last + 1) * page;
+	int ret = 0;
+
+	for (uint64_t lpn = first; lpn <= last && !ret; lpn++)
+		ret = write_page(d, lpn, at, (lpn == first && head) || (lpn == last && tail), &end);
+	*done = end;
+	return ret;
+}
+
+uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint64_t page = d->g.page, first = page_of(pf, off, page);
+	uint64_t last = page_of(pf, off + len - 1, page), end = at;
+
+	/* A page never written is read where a sequential fill would have put it. */
+	for (uint64_t lpn = first; lpn <= last; lpn++) {
+		uint32_t m = ssd_map_get(&pf->l2p, lpn);
+		unsigned c = m ? pf->blk[block_of(pf, m - 1)].chan
+			       : (unsigned)(lpn % d->g.channels);
+
+		end = ssd_max(end, ssd_chan_run(d, c, at, d->t.read));
+	}
+	d->cnt.media_read_bytes += (last - first + 1) * page;
+	return end;
+}
+
+void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint64_t page = d->g.page;
+
+	for (uint64_t lpn = (off + page - 1) / page; (lpn + 1) * page <= off + len; lpn++) {
+		uint32_t m = ssd_map_get(&pf->l2p, lpn);
+
+		if (m) {
+			page_invalidate(d, m - 1);
+			ssd_map_set(&pf->l2p, lpn, 0);
+		}
+	}
+}
+
+/*
+ * Zeroed memory for a map or the block table. Large ones are mapped
+ * anonymously and asked for transparent huge pages: random lookups then
+ * miss the TLB far less, and pages never touched still cost nothing.
+ */
+static void *table_alloc(size_t len)
+{
+	void *p;
+
+	if (len < HUGE_PAGE)
+		return calloc(len, 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_HUGEPAGE);		/* advice only: fine if refused */
+	return p;
+}
+
+static void table_free(void *p, size_t len)
+{
+	if (p && len < HUGE_PAGE)
+		free(p);
+	else if (p)
+		munmap(p, len);
+}
+
+static int map_init(struct ssd_map *m, uint64_t entries, unsigned bits)
+{
+	m->bits = bits;
+	m->mask = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+	m->len = (entries * bits + 7) / 8 + 8;
+	m->bytes = table_alloc(m->len);
+	return m->bytes ? 0 : -ENOMEM;
+}
+
+static size_t blk_len(const struct ssd_geometry *g)
+{
+	return (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block);
+}
+
+int ssd_pftl_init(struct ssd_dev *d)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	const struct ssd_geometry *g = &d->g;
+	uint64_t heads = g->channels * (g->ppb + 1);
+
+	pf->ppb = (uint32_t)g->ppb;
+	pf->bpc = (uint32_t)g->blocks_per_chan;
+	pf->heads = (uint32_t)g->blocks;
+	pf->ppb_shift = ssd_log2(g->ppb);
+	pf->page_shift = ssd_log2(g->page);
+	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
+	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
+		return -ENOMEM;
+	pf->blk = table_alloc(blk_len(g));
+	if (!pf->blk)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < pf->heads; b++)
+		pf->blk[b].chan = (uint8_t)(b / pf->bpc);
+	for (uint32_t h = pf->heads; h < pf->heads + heads; h++)
+		pf->blk[h].prev = pf->blk[h].next = h;
+	for (uint64_t c = 0; c < g->channels; c++) {
+		d->chan[c].open = SSD_NONE;
+		d->chan[c].free_head = SSD_NONE;
+		d->chan[c].wp = pf->ppb;
+	}
+	return 0;
+}
+
+void ssd_pftl_release(struct ssd_dev *d)
+{
+	table_free(d->pf.l2p.bytes, d->pf.l2p.len);
+	table_free(d->pf.p2l.bytes, d->pf.p2l.len);
+	table_free(d->pf.blk, blk_len(&d->g));
+	d->pf.l2p.bytes = d->pf.p2l.bytes = NULL;
+	d->pf.blk = NULL;
+}

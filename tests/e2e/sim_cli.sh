@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# sim_cli.sh — simulated drives through the command line: `sim list` and
+# `sim show`, sim: targets from presets, overrides and INI files, the device
+# counters in the results, identical results for the same seed, an hour of
+# simulated time in well under a second, and one-line errors for bad specs.
+set -u
+. "$(dirname "$0")/lib.sh"
+work=$(scratch_dir)
+trap 'rm -rf "$work"' EXIT
+
+"$IOMODEL" sim list >"$work/list"
+ok "sim list exits 0" [ $? -eq 0 ]
+for preset in ocz-core wd6400aaks ridata-s25 intel-x25m-g2 supertalent-gx; do
+	ok "sim list names $preset" grep -q "^$preset " "$work/list"
+done
+
+"$IOMODEL" sim show ocz-core >"$work/show"
+ok "sim show exits 0" [ $? -eq 0 ]
+for key in capacity page_kib erase_block_kib channels read_us program_us erase_ms bus_mib_s spare trim write_cache ftl fault_eio; do
+	ok "sim show ocz-core lists $key" grep -Eq "^ +$key " "$work/show"
+done
+"$IOMODEL" sim show wd6400aaks >"$work/show-hdd"
+for key in capacity rpm inner_mib_s outer_mib_s seek_track_ms seek_avg_ms seek_full_ms cache_mib write_cache ncq_depth; do
+	ok "sim show wd6400aaks lists $key" grep -Eq "^ +$key " "$work/show-hdd"
+done
+"$IOMODEL" sim show 'sim:wd6400aaks,write_cache=off' >"$work/show-off"
+ok "sim show applies overrides" grep -Eq "^ +write_cache +off " "$work/show-off"
+
+# Same seed, same numbers; a simulated hour in well under a second.
+run_json() { "$IOMODEL" run --target "$1" --rw randread --bs 4k --qd 32 "${@:2}" --json; }
+run_json sim:wd6400aaks --ios 20000 --seed 7 >"$work/a.json"
+run_json sim:wd6400aaks --ios 20000 --seed 7 >"$work/b.json"
+run_json sim:wd6400aaks --ios 20000 --seed 8 >"$work/c.json"
+strip='{k: v for k, v in d["results"][0].items() if k != "cpu"}'
+ok "same seed, identical results" [ "$(json "$work/a.json" "$strip")" = "$(json "$work/b.json" "$strip")" ]
+ok "another seed, other results" [ "$(json "$work/a.json" "$strip")" != "$(json "$work/c.json" "$strip")" ]
+ok "device object present" [ "$(json "$work/a.json" 'd["device"]["model"]')" = hdd ]
+ok "engine is sim" [ "$(json "$work/a.json" 'd["job"]["engine"]')" = sim ]
+start=$(date +%s%N)
+run_json sim:wd6400aaks --runtime 1h >"$work/hour.json"
+wall=$(( ($(date +%s%N) - start) / 1000000 ))
+ok "a simulated hour: $(json "$work/hour.json" 'd["seconds"]') s in $wall ms of wall time" [ "$wall" -lt 1500 ]
+ok "the hour is measured in simulated seconds" [ "$(json "$work/hour.json" 'abs(d["seconds"] - 3600) < 1')" = True ]
+
+"$IOMODEL" run --target sim:ocz-core --rw randwrite --bs 512 --qd 1 --ios 50 --json >"$work/w.json"
+ok "ocz-core random writes exit 0" [ $? -eq 0 ]
+for key in host_write_bytes flash_write_bytes erases write_amplification; do
+	ok "device.$key reported" [ "$(json "$work/w.json" "'$key' in d['device']")" = True ]
+done
+ok "host writes counted" [ "$(json "$work/w.json" 'd["device"]["host_write_bytes"]')" = 25600 ]
+ok "a block FTL amplifies small writes" [ "$(json "$work/w.json" 'd["device"]["write_amplification"] > 100')" = True ]
+
+# INI device files, with overrides after them.
+cat >"$work/drive.ini" <<'INI'
+# my drive
+[device]
+preset = wd6400aaks
+rpm = 5400   ; slower spindle
+INI
+"$IOMODEL" sim show "$work/drive.ini,write_cache=off" >"$work/ini-show"
+ok "INI file read" grep -Eq "^ +rpm +5400 " "$work/ini-show"
+ok "override after an INI file" grep -Eq "^ +write_cache +off " "$work/ini-show"
+
+one_line_matching() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err"; }
+expect_bad() {	# expect_bad PATTERN ARGS...
+	local pattern=$1; shift
+	local status
+	status=$(run_status "$IOMODEL" "$@")
+	ok "exit 2 for: $*" [ "$status" -eq 2 ]
+	ok "one line naming the problem ($pattern): $(head -c 200 "$work/err")" \
+		one_line_matching "$pattern"
+}
+expect_bad "unknown drive 'nope'" run --target sim:nope
+expect_bad "unknown parameter 'warp'" run --target sim:ocz-core,warp=9
+expect_bad "rpm 'fast'" run --target sim:wd6400aaks,rpm=fast
+expect_bad "expected key=value" run --target sim:ocz-core,trim
+expect_bad "trim 'maybe': expected on or off" run --target sim:ocz-core,trim=maybe
+expect_bad "ftl 'hybrid'" run --target sim:ocz-core,ftl=hybrid
+expect_bad "fault_eio '5g'" run --target sim:ocz-core,fault_eio=5g
+expect_bad "--buffered does not apply" run --target sim:ocz-core --buffered
+expect_bad "less than --size" run --target sim:ocz-core --size 1t
+printf '[device]\npreset = ocz-core\nwarp = 9\n' >"$work/bad.ini"
+expect_bad "bad.ini:3: unknown parameter 'warp'" run --target "sim:$work/bad.ini"
+printf 'rpm = 7200\n' >"$work/nomodel.ini"
+expect_bad "nomodel.ini:1: 'rpm' before 'preset' or 'model'" sim show "$work/nomodel.ini"
+expect_bad "cannot read device file" sim show "$work/missing.ini"
+expect_bad "sim: expected 'list' or 'show DRIVE'" sim frob
+finish
