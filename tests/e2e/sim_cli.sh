@@ -50,6 +50,14 @@ done
 ok "host writes counted" [ "$(json "$work/w.json" 'd["device"]["host_write_bytes"]')" = 25600 ]
 ok "a block FTL amplifies small writes" [ "$(json "$work/w.json" 'd["device"]["write_amplification"] > 100')" = True ]
 
+# Fault injection: an EIO range ends the run cleanly, naming the offset.
+status=$(run_status "$IOMODEL" run --target 'sim:ocz-core,fault_eio=1m-2m' --rw read --bs 64k --ios 100 --json)
+ok "an injected EIO ends the run with status 1 (got $status)" [ "$status" -eq 1 ]
+ok "stderr names the failing offset: $(cat "$work/err")" grep -q "read error at offset 1048576: Input/output error" "$work/err"
+ok "results count the injected fault" [ "$(json "$work/out" 'd["device"]["faults"]["eio"]')" = 1 ]
+"$IOMODEL" run --target 'sim:ocz-core,spike_rate=0.05,spike_ms=100' --rw randread --bs 4k --ios 2000 --json >"$work/spike.json"
+ok "latency spikes show in the tail" [ "$(json "$work/spike.json" 'd["results"][0]["lat_us"]["max"] > 100000 > d["results"][0]["lat_us"]["p50"]')" = True ]
+
 # INI device files, with overrides after them.
 cat >"$work/drive.ini" <<'INI'
 # my drive
