@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# sim-speed.sh — how fast the simulator is, and how much memory a big
+# simulated SSD takes. Prints simulated IOs per wall second (and per CPU
+# second of the iomodel process) for:
+#   - 4 KiB random writes on page-FTL SSDs in steady state (state=used), QD1 and QD32,
+#   - 4 KiB random reads at QD32 on the simulated 7200 rpm disk,
+# against the goal of 10 million per core (MQSim manages about 33 thousand
+# after a 9 s start, DiskSim about 15 thousand: published figures, not run
+# here), and the peak memory of a 512 GiB page-FTL SSD with 4 KiB pages in the
+# used state (goal: at most 1 GiB).
+# Needs build/iomodel and python3; installs nothing.
+# Usage: bench/sim-speed.sh        (IOS=20000000 to change the IO count)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+iomodel=${IOMODEL:-$here/../build/iomodel}
+ios=${IOS:-10000000}
+[ -x "$iomodel" ] || { echo "sim-speed: no iomodel binary at $iomodel (run ./quickstart.sh)" >&2; exit 2; }
+
+# measure LABEL TARGET RW QD IOS: run once, print IOs/s over wall and CPU time, peak RSS
+measure() {
+	python3 - "$iomodel" "$@" <<'PY'
+import json, resource, subprocess, sys, time
+iomodel, label, target, rw, qd, ios = sys.argv[1:]
+cmd = [iomodel, "run", "--target", target, "--rw", rw, "--bs", "4k", "--qd", qd,
+       "--ios", ios, "--json"]
+t0 = time.monotonic()
+out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+wall = time.monotonic() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+d = json.loads(out)
+done = sum(r["ios"] for r in d["results"])
+engine_cpu = d["cpu"]["user_s"] + d["cpu"]["sys_s"]
+print(f"{label:<44} {done/wall/1e6:8.2f} {done/engine_cpu/1e6 if engine_cpu else float('nan'):10.2f}"
+      f" {ru.ru_maxrss/1024:9.0f}   WA {d['device']['write_amplification']:.2f}")
+PY
+}
+
+printf "%-44s %8s %10s %9s\n" "case (4 KiB, $ios IOs)" "M IO/s" "M IO/s" "max RSS"
+printf "%-44s %8s %10s %9s\n" "" "wall" "run CPU" "MiB"
+measure "page-FTL SSD 4 GiB used, randwrite QD1" "sim:ssd,capacity=4g,state=used" randwrite 1 "$ios"
+measure "page-FTL SSD 4 GiB used, randwrite QD32" "sim:ssd,capacity=4g,state=used" randwrite 32 "$ios"
+measure "intel-x25m-g2 (160 GB) used, randwrite QD1" "sim:intel-x25m-g2,state=used" randwrite 1 "$ios"
+measure "wd6400aaks HDD, randread QD32" "sim:wd6400aaks" randread 32 "$ios"
+measure "wd6400aaks HDD, randread QD1" "sim:wd6400aaks" randread 1 "$ios"
+echo
+echo "memory: 512 GiB page-FTL SSD, 4 KiB pages, used state, 100000 random writes"
+measure "ssd capacity=512g state=used" "sim:ssd,capacity=512g,page_kib=4,state=used" randwrite 1 100000
+echo
+echo "goals: >= 10 M simulated IO/s per core; 512 GiB SSD in <= 1024 MiB"
+echo "'wall' includes building the drive (the used state fills its maps); 'run CPU' is the"
+echo "engine's measured phase only (results.cpu), i.e. the steady-state simulation rate."
