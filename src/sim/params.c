@@ -103,17 +103,27 @@ int sim_param_set(const struct sim_param *table, void *config, const char *key,
 	return -EINVAL;
 }
 
+/* The shortest %g spelling that reads back as the same double. */
+static void format_number_exact(char *buf, size_t len, double v)
+{
+	for (int precision = 6; precision <= 17; precision++) {
+		snprintf(buf, len, "%.*g", precision, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
 static void format_value(char *buf, size_t len, const struct sim_param *p, const void *field)
 {
 	switch (p->type) {
 	case PARAM_BYTES:
-		format_size(buf, len, *(const uint64_t *)field);
+		format_size_exact(buf, len, *(const uint64_t *)field);
 		break;
 	case PARAM_COUNT:
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
 		break;
 	case PARAM_NUMBER:
-		snprintf(buf, len, "%g", *(const double *)field);
+		format_number_exact(buf, len, *(const double *)field);
 		break;
 	case PARAM_SWITCH:
 		snprintf(buf, len, "%s", *(const bool *)field ? "on" : "off");

@@ -126,3 +126,18 @@ void format_size(char *buf, size_t len, uint64_t bytes)
 	else
 		snprintf(buf, len, "%.2f %s", (double)bytes / (double)unit, names[i]);
 }
+
+void format_size_exact(char *buf, size_t len, uint64_t bytes)
+{
+	static const char suffixes[] = "kmgtp";
+	int i = -1;
+
+	while (bytes && i < 4 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, suffixes[i]);
+}

@@ -23,6 +23,8 @@ int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
 /* "512 B", "4 KiB", "1.50 GiB": exact multiples print without decimals. */
 void format_size(char *buf, size_t len, uint64_t bytes);
+/* The shortest spelling parse_size() reads back exactly: "64g", "2880k", "1536". */
+void format_size_exact(char *buf, size_t len, uint64_t bytes);
 
 #define NSEC_PER_SEC 1000000000ULL
 #define MIB (1024.0 * 1024.0)

@@ -25,6 +25,10 @@ for key in capacity rpm inner_mib_s outer_mib_s seek_track_ms seek_avg_ms seek_f
 done
 "$IOMODEL" sim show 'sim:wd6400aaks,write_cache=off' >"$work/show-off"
 ok "sim show applies overrides" grep -Eq "^ +write_cache +off " "$work/show-off"
+# every value sim show prints reads back as an override and changes nothing
+settings=$(awk '/^parameters:/ {p = 1; next} /^$/ {p = 0} p {printf ",%s=%s", $1, $2}' "$work/show")
+"$IOMODEL" sim show "ocz-core$settings" >"$work/show-again"
+ok "sim show's values read back unchanged" cmp -s "$work/show" "$work/show-again"
 
 # Same seed, same numbers; a simulated hour in well under a second.
 run_json() { "$IOMODEL" run --target "$1" --rw randread --bs 4k --qd 32 "${@:2}" --json; }
@@ -85,6 +89,8 @@ expect_bad "expected key=value" run --target sim:ocz-core,trim
 expect_bad "trim 'maybe': expected on or off" run --target sim:ocz-core,trim=maybe
 expect_bad "ftl 'hybrid'" run --target sim:ocz-core,ftl=hybrid
 expect_bad "fault_eio '5g'" run --target sim:ocz-core,fault_eio=5g
+expect_bad "erase_block_kib" run --target sim:ssd,erase_block_kib=6
+expect_bad "inner_mib_s" run --target sim:wd6400aaks,inner_mib_s=200
 expect_bad "--buffered does not apply" run --target sim:ocz-core --buffered
 expect_bad "less than --size" run --target sim:ocz-core --size 1t
 printf '[device]\npreset = ocz-core\nwarp = 9\n' >"$work/bad.ini"

@@ -79,6 +79,23 @@ static void formatting(struct check_state *st)
 	CHECK(st, !strcmp(buf, "4 KiB"), "%s", buf);
 	format_size(buf, sizeof(buf), 3ULL << 29);
 	CHECK(st, !strcmp(buf, "1.50 GiB"), "%s", buf);
+	format_size_exact(buf, sizeof(buf), 64ULL << 30);
+	CHECK(st, !strcmp(buf, "64g"), "%s", buf);
+	format_size_exact(buf, sizeof(buf), 2880ULL << 10);
+	CHECK(st, !strcmp(buf, "2880k"), "%s", buf);
+	format_size_exact(buf, sizeof(buf), 1536);
+	CHECK(st, !strcmp(buf, "1536"), "%s", buf);
+	format_size_exact(buf, sizeof(buf), 0);
+	CHECK(st, !strcmp(buf, "0"), "%s", buf);
+	for (uint64_t v = 1; v < (1ULL << 62); v = v * 3 + 1024) {
+		uint64_t back;
+
+		format_size_exact(buf, sizeof(buf), v);
+		if (parse_size(buf, &back) || back != v) {
+			CHECK(st, 0, "%llu -> '%s' does not read back", (unsigned long long)v, buf);
+			break;
+		}
+	}
 }
 
 int main(void)
