@@ -81,8 +81,10 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 		"op", "IOs", "IOPS", "MiB/s", "min", "mean", "p50", "p90", "p95",
 		"p99", "p99.9", "max");
 	for (unsigned i = 0; i < n; i++) {
-		fprintf(f, "%-6s %12llu %12.1f %10.2f %15s", sum[i].op,
-			(unsigned long long)sum[i].ios, sum[i].iops, sum[i].mib_s, "");
+		/* slow drives (0.5 KiB writes at 4 IOPS) still show significant digits */
+		fprintf(f, "%-6s %12llu %12.*f %10.*f %15s", sum[i].op,
+			(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 1, sum[i].iops,
+			sum[i].mib_s < 1 ? 5 : 2, sum[i].mib_s, "");
 		for (int k = 0; k < 8; k++)
 			print_us(f, sum[i].lat_us[k]);
 		fputc('\n', f);
