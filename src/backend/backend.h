@@ -112,6 +112,13 @@ int aio_backend_open(struct backend **out, const struct backend_params *p, struc
 int psync_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
 int null_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
 
+/*
+ * How many io_uring kernel worker threads (iou-wrk) this process has: the
+ * kernel hands IOs to them when a device does not take non-blocking IO (zram,
+ * some filesystems), which adds a thread hand-off to every IO's latency.
+ */
+unsigned uring_worker_threads(void);
+
 /* Shared by the backends that run on the wall clock. */
 uint64_t backend_wall_now_ns(struct backend *be);
 

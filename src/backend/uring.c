@@ -9,7 +9,9 @@
  * queued requests and waits for completions, and all completions present
  * are reaped in one batch and stamped with one clock reading.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -153,4 +155,30 @@ int uring_backend_open(struct backend **out, const struct backend_params *p,
 		register_buffers(ub, p);
 	*out = &ub->base;
 	return 0;
+}
+
+unsigned uring_worker_threads(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *de;
+	unsigned workers = 0;
+
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-wrk-", 8))
+			workers++;
+		fclose(f);
+	}
+	closedir(dir);
+	return workers;
 }

@@ -218,6 +218,12 @@ static int run_on_target(struct run_options *o, const struct target *t,
 	ret = engine_run(&o->spec, be, &bufs, stop, r, &err);
 	if (sim)
 		sim_backend_counters(be, &sim->report.counters, &sim->report.faults);
+	if (!strcmp(info.engine, "io_uring") && uring_worker_threads()) {
+		info.notice = "io_uring handed the IOs to kernel worker threads (the target "
+			      "does not take non-blocking IO), so every latency includes a "
+			      "thread hand-off; --engine psync or libaio may be faster here";
+		fprintf(stderr, "iomodel: notice: %s\n", info.notice);
+	}
 	status = ret ? report_run_error(r, &err) : r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 	if (print_results(o, &info, r) && status == EXIT_OK)
 		status = EXIT_FAILED;

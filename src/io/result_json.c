@@ -151,6 +151,9 @@ int run_output_json(FILE *f, const struct run_info *info, const struct run_resul
 			 "cpu", cpu_json(r), "results", results);
 	if (root && info->device)
 		json_object_set_new(root, "device", device_json(info->device));
+	if (root)
+		json_object_set_new(root, "notices", info->notice ? json_pack("[s]", info->notice)
+								  : json_array());
 	if (!root)
 		return -ENOMEM;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

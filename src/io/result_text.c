@@ -95,6 +95,8 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 		fprintf(f, ", %.3f us per IO", (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios);
 	fputc('\n', f);
 	print_device(f, info->device);
+	if (info->notice)
+		fprintf(f, "note: %s\n", info->notice);
 	print_error(f, r);
 	return ferror(f) ? -EIO : 0;
 }

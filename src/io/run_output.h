@@ -32,6 +32,7 @@ struct run_info {
 	bool direct;
 	const struct job_spec *spec;
 	const struct sim_report *device;	/* sim targets only, else NULL */
+	const char *notice;			/* something the numbers depend on, or NULL */
 };
 
 /* Host-to-media write amplification of a report; 0 before any host write. */

@@ -19,6 +19,7 @@ for engine in io_uring libaio psync; do
 	ok "$engine: scratch file removed" [ ! -e "$f" ]
 done
 ok "psync says it runs at queue depth 1" grep -q "queue depth 1" "$work/psync.err"
+ok "JSON has a notices list" [ "$(json "$work/io_uring.json" 'type(d["notices"]).__name__')" = list ]
 
 "$IOMODEL" run --target "$f" --size 16m --rw write --bs 1m --qd 2 --bytes 16m --keep --json >"$work/w.json"
 ok "sequential write on a new file exits 0" [ $? -eq 0 ]

@@ -39,5 +39,11 @@ for engine in io_uring libaio psync; do
 	ok "$engine: target kind block" [ "$(json "$work/r-$engine.json" 'd["target"]["kind"]')" = block ]
 	ok "$engine: size is the device's" [ "$(json "$work/r-$engine.json" 'd["target"]["size_bytes"]')" = "$(blockdev --getsize64 "$dev")" ]
 done
+# io_uring on zram: the kernel hands each IO to a worker thread; when it
+# does, the results must say so (stderr and JSON agree)
+"$IOMODEL" run --target "$dev" --ios 2000 --json >"$work/n.json" 2>"$work/n.err"
+notices=$(json "$work/n.json" 'len(d["notices"])')
+ok "notices in the JSON match the notice on stderr ($notices)" \
+	[ "$notices" = "$(grep -c "notice: io_uring handed" "$work/n.err")" ]
 ok "device still there" [ -b "$dev" ]
 finish
