@@ -5,6 +5,7 @@
  * virtual time, then moves the clock to the earliest event — a completion
  * from the model, or a completion held back by an injected latency spike —
  * and returns everything due at that instant. now_ns() is the virtual clock,
+ * which starts where the drive's previous job left it (sim.h),
  * so the engine's runtime limits, latencies and timeline are all in
  * simulated time.
  */
@@ -114,7 +115,7 @@ static const struct backend_ops sim_ops = {
 
 int sim_backend_open(struct backend **out, const struct backend_params *p,
 		     struct sim_device *dev, const struct sim_fault_config *faults,
-		     uint64_t seed, struct errmsg *err)
+		     uint64_t seed, uint64_t start_ns, struct errmsg *err)
 {
 	struct sim_backend *sb;
 
@@ -125,6 +126,7 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 	sb->dev = dev;
 	sb->faults = *faults;
 	sb->faults_on = sim_fault_any(faults);
+	sb->now = start_ns;
 	rng_init(&sb->rng, seed ^ 0xfa017ULL);
 	req_heap_init(&sb->delayed);
 	sb->queued = (struct pending){ 0, p->queue_depth, sb->slots };

@@ -17,6 +17,15 @@ enum exit_status {
 	EXIT_INTERRUPTED = 130,
 };
 
+struct measure_target;
+struct run_result;
+struct errmsg;
+
+/* Shared by the commands that measure (run_cmd.c). */
+int exit_status_of_error(int ret);
+void print_new_notices(const struct measure_target *m, unsigned *printed);
+int report_run_error(const struct run_result *r, const struct errmsg *err);
+
 int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
 int cmd_sim(int argc, char **argv);

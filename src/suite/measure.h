@@ -1,0 +1,69 @@
+/*
+ * measure.h — a target opened once and measured job after job: a real file or
+ * block device (target/), the null target, or a simulated drive (sim/). It
+ * picks the backend, allocates the IO buffers, runs the engine and gathers
+ * what every output needs (struct run_info). `run` measures one job;
+ * `sweep` and `characterize` measure many on the same target, so a
+ * simulated drive keeps its state (caches, flash mapping, head position and
+ * its clock) from one job to the next, as a real one does.
+ *
+ * Functions return 0 or a negative errno with a one-line message: -EINVAL,
+ * -EPERM, -EBUSY, -ENOENT for bad input or a refused target; -ENOMEM, -EIO,
+ * -ENOSPC for failures; -EINTR when the stop flag ended a file's layout.
+ * Notices (an engine fallback, io_uring handing IOs to kernel threads) are
+ * collected, each once, for the caller to print.
+ */
+#ifndef IOMODEL_MEASURE_H
+#define IOMODEL_MEASURE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "backend/backend.h"
+#include "engine/engine.h"
+#include "io/run_output.h"
+#include "sim/spec.h"
+#include "target/target.h"
+
+#define MEASURE_MAX_NOTICES 4
+
+struct measure_target {
+	struct target t;
+	enum backend_kind engine;
+	bool direct;
+	uint64_t seed;
+	/* simulated drives only */
+	struct sim_spec spec;
+	struct sim_device *dev;
+	struct sim_report report;
+	uint64_t sim_clock_ns;		/* the drive's time, carried from job to job */
+	/* notices so far, each text once */
+	struct errmsg notices[MEASURE_MAX_NOTICES];
+	unsigned n_notices;
+};
+
+/* Open `req->path` ("null", "sim:…", a file or a device). */
+int measure_open(struct measure_target *m, const struct target_request *req,
+		 enum backend_kind engine, uint64_t seed, struct errmsg *err);
+void measure_close(struct measure_target *m);
+
+/*
+ * Complete `spec` against the target (a region length of 0 means "to the
+ * end") and check it: region inside the target, O_DIRECT alignment, at least
+ * one aligned IO in the region. -EINVAL with a message otherwise.
+ */
+int measure_check_job(const struct measure_target *m, struct job_spec *spec,
+		      struct errmsg *err);
+
+/*
+ * Run `spec` (checked) and fill `r` and `info` (info->rw must be set by the
+ * caller; the rest is filled here). May lower spec->qd to 1 (psync) with a
+ * notice. Returns what engine_run returns, or -ENOMEM.
+ */
+int measure_run(struct measure_target *m, struct job_spec *spec,
+		const volatile sig_atomic_t *stop, struct run_result *r,
+		struct run_info *info, struct errmsg *err);
+
+const char *measure_kind_name(enum target_kind kind);
+
+#endif
