@@ -8,6 +8,7 @@ packages=(
 	liburing-dev libaio-dev libblkid-dev     # IO backends, device signatures
 	libjansson-dev                           # JSON results
 	libinih-dev                              # INI files of simulated drives
+	libgsl-dev                               # model fitting (least squares, Student t)
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
 	fio                                      # bench/: the peer iomodel is compared with
 )

@@ -30,5 +30,13 @@ int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
 int cmd_sim(int argc, char **argv);
 void cmd_sim_usage(FILE *f);
+int cmd_sweep(int argc, char **argv);
+void cmd_sweep_usage(FILE *f);
+int cmd_characterize(int argc, char **argv);
+void cmd_characterize_usage(FILE *f);
+int cmd_fit(int argc, char **argv);
+void cmd_fit_usage(FILE *f);
+int cmd_predict(int argc, char **argv);
+void cmd_predict_usage(FILE *f);
 
 #endif

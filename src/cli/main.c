@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -13,8 +15,16 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  run        run one workload against one target and report IOPS,\n"
 	      "             throughput and latency (see 'iomodel run --help')\n"
+	      "  sweep      measure one workload over request sizes and queue depths\n"
+	      "  characterize\n"
+	      "             measure a drive and print its spec sheet: STR and access\n"
+	      "             penalty per direction, erase block, queue-depth gain, fit\n"
+	      "  fit        fit the drive model to iomodel, fio or CSV measurements\n"
+	      "  predict    IOPS, MiB/s and latency of any workload from a model\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
+	      "\n"
+	      "'iomodel COMMAND --help' describes each command.\n"
 	      "\n"
 	      "options:\n"
 	      "  -h, --help     show this help\n"
@@ -29,6 +39,8 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
+	/* GSL's default handler aborts; the fitting code checks every status itself */
+	gsl_set_error_handler_off();
 	if (!cmd) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
@@ -45,6 +57,14 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "sim"))
 		return cmd_sim(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(cmd, "characterize"))
+		return cmd_characterize(argc - 1, argv + 1);
+	if (!strcmp(cmd, "fit"))
+		return cmd_fit(argc - 1, argv + 1);
+	if (!strcmp(cmd, "predict"))
+		return cmd_predict(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
 	return EXIT_BAD_INPUT;
 }

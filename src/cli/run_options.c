@@ -102,7 +102,7 @@ static int parse_rw(struct run_options *o, const char *arg)
 		   arg);
 }
 
-static int size_opt(const char *name, const char *arg, uint64_t *out)
+int size_opt(const char *name, const char *arg, uint64_t *out)
 {
 	int ret = parse_size(arg, out);
 
@@ -113,7 +113,7 @@ static int size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
-static int time_opt(const char *name, const char *arg, uint64_t *out)
+int time_opt(const char *name, const char *arg, uint64_t *out)
 {
 	int ret = parse_duration_ns(arg, out);
 
@@ -124,7 +124,7 @@ static int time_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
-static int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
+int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 		     uint64_t *out)
 {
 	int ret = parse_count(arg, min, max, out);
@@ -261,7 +261,7 @@ static int check_options(struct run_options *o)
  * future option silently change what an old command line means: insist on
  * whole names. The value of an option given as "--bs 4k" is skipped.
  */
-static int check_whole_option_names(int argc, char **argv)
+int check_whole_option_names(const struct option *table, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -273,12 +273,12 @@ static int check_whole_option_names(int argc, char **argv)
 		if (strncmp(arg, "--", 2))
 			continue;
 		len = strcspn(arg + 2, "=");
-		for (const struct option *p = run_long_options; p->name && !opt; p++)
+		for (const struct option *p = table; p->name && !opt; p++)
 			if (strlen(p->name) == len && !strncmp(p->name, arg + 2, len))
 				opt = p;
 		if (!opt)
-			return bad("run: unknown option '%.*s' (see 'iomodel run --help')",
-				   (int)len + 2, arg);
+			return bad("%s: unknown option '%.*s' (see 'iomodel %s --help')",
+				   argv[0], (int)len + 2, arg, argv[0]);
 		if (opt->has_arg == required_argument && !arg[2 + len])
 			i++;
 	}
@@ -296,7 +296,7 @@ int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->spec.seed = 1;
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
-	ret = check_whole_option_names(argc, argv);
+	ret = check_whole_option_names(run_long_options, argc, argv);
 	if (ret)
 		return ret;
 	opterr = 0;

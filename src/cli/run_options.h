@@ -7,6 +7,7 @@
 #define IOMODEL_RUN_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "backend/backend.h"
 #include "engine/engine.h"
@@ -39,5 +40,17 @@ int parse_run_options(struct run_options *o, int argc, char **argv);
 
 /* Print one "iomodel: ..." line about bad input; returns EXIT_BAD_INPUT. */
 int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option values, each checked with a message naming the option: 0 or EXIT_BAD_INPUT. */
+int size_opt(const char *name, const char *arg, uint64_t *out);
+int time_opt(const char *name, const char *arg, uint64_t *out);
+int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+
+struct option;
+/*
+ * Refuse abbreviated long options ("--tar" for "--target"), which getopt_long
+ * would accept; argv[0] is the command's name. 0 or EXIT_BAD_INPUT.
+ */
+int check_whole_option_names(const struct option *table, int argc, char **argv);
 
 #endif

@@ -130,14 +130,13 @@ static json_t *device_json(const struct sim_report *d)
 	return obj;
 }
 
-int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r)
+json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 {
 	struct op_summary sum[2];
 	enum io_op idx[2];
 	unsigned n = run_summaries(info, r, sum, idx);
 	json_t *results = json_array();
 	json_t *root;
-	int ret;
 
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(results, result_json(&sum[i], &r->op[idx[i]], r));
@@ -154,10 +153,22 @@ int run_output_json(FILE *f, const struct run_info *info, const struct run_resul
 	if (root)
 		json_object_set_new(root, "notices", info->notice ? json_pack("[s]", info->notice)
 								  : json_array());
+	return root;
+}
+
+int json_dump_document(FILE *f, json_t *root)
+{
+	int ret;
+
 	if (!root)
 		return -ENOMEM;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(root);
 	return ret || ferror(f) ? -EIO : 0;
+}
+
+int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r)
+{
+	return json_dump_document(f, run_to_json(info, r));
 }

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "engine/engine.h"
 #include "sim/device.h"
 #include "sim/fault.h"
@@ -62,5 +64,10 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 int run_output_csv(FILE *f, const struct run_info *info, const struct run_result *r);
 /* Returns 0 or -ENOMEM / -EIO. */
 int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r);
+
+/* The run as a JSON object (new reference; NULL when out of memory). */
+json_t *run_to_json(const struct run_info *info, const struct run_result *r);
+/* Write `root` (taking the reference) as an indented document; 0 or -ENOMEM / -EIO. */
+int json_dump_document(FILE *f, json_t *root);
 
 #endif

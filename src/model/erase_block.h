@@ -40,7 +40,10 @@ struct erase_block_model {
 	double first_order_rms;	/* of the plain first-order fit, for comparison */
 };
 
-/* Expected merges (0..2) of a write of `size` at offsets uniform over multiples of `align`. */
+/*
+ * Expected merges (0..2) of a write of `size` at offsets uniform over multiples
+ * of `align` (0 means 512). C is rounded to a multiple of 512 bytes; exact.
+ */
 double erase_block_expected_merges(uint64_t size, uint64_t align, double unit_bytes);
 
 /* Seconds per write the model predicts. */
@@ -57,7 +60,8 @@ double erase_block_upper_bound(double penalty_s, double write_bps, double read_b
  * point used, or its size when unknown, or 512 for sizes below that), given
  * the read STR. Returns 0 with m->detected false when no unit explains the
  * data better than a first-order model; -EINVAL with a message for unusable
- * input.
+ * input. The penalty is constrained to >= 0. When not detected, the other
+ * fields still describe the best candidate unit.
  */
 int erase_block_fit(const struct perf_point *writes, size_t n, double read_bps,
 		    struct erase_block_model *m, struct errmsg *err);

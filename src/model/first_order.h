@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/points.h"
 #include "util/errmsg.h"
@@ -63,5 +64,22 @@ double first_order_seconds(const struct first_order *m, uint64_t size);
 
 /* Penalty from one small IO and a known STR: 1/iops - size/STR (the seeds' tables). */
 double first_order_penalty(uint64_t size, double iops, double str_bps);
+
+/*
+ * The weighted straight-line fit behind first_order_fit(), shared with the
+ * other models: y = a + b x minimising sum w_i (y_i - a - b x_i)^2 (GSL,
+ * x rescaled internally). cov_* are the entries of (X'WX)^-1, not yet scaled
+ * by the residual variance; chisq is the weighted sum of squared residuals.
+ * Returns 0, -EINVAL when x has fewer than two distinct values or a weight is
+ * not positive and finite, -ENOMEM. Sets no message: callers check first.
+ */
+struct wls_line {
+	double a, b;
+	double cov_aa, cov_ab, cov_bb;
+	double chisq;
+};
+
+int first_order_wls(const double *x, const double *y, const double *w, size_t n,
+		    struct wls_line *out);
 
 #endif

@@ -7,9 +7,11 @@
  *     R(q) = t1 + (q - 1) / X_sat
  * (each IO also waits for the ones ahead of it at the saturated rate), so
  *     X(q) = q / R(q),   X(1) = 1/t1,   X(q) -> X_sat as q grows.
- * The fit takes t1 from the QD1 point (or the smallest q) and X_sat by least
- * squares of R(q) - t1 against (q - 1), through the origin; `gain` is the
- * predicted X(32) / X(1), the figure the spec sheet prints.
+ * R(q) = q / X(q) is linear in (t1, 1/X_sat): the fit is one weighted least
+ * squares (relative error) of R(q) against (q - 1), so t1 is the intercept
+ * and needs no QD1 point; a response time that does not grow with q gives
+ * X_sat = INFINITY. `gain32` is the predicted X(32) / X(1), the figure the
+ * spec sheet prints.
  */
 #ifndef IOMODEL_QUEUE_DEPTH_H
 #define IOMODEL_QUEUE_DEPTH_H

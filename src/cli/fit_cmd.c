@@ -1,0 +1,215 @@
+/*
+ * fit_cmd.c — `iomodel fit FILE...` (the drive model fitted to measurements
+ * from iomodel, fio or a CSV table) and `iomodel predict` (any workload's
+ * IOPS, throughput and latency from a model file).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/run_options.h"
+#include "io/import.h"
+#include "io/model_output.h"
+#include "io/run_output.h"
+#include "model/drive_model.h"
+#include "util/units.h"
+
+void cmd_fit_usage(FILE *f)
+{
+	fputs("usage: iomodel fit FILE... [--json] [-o MODEL.json]\n"
+	      "\n"
+	      "Fit the drive model to measurements: iomodel JSON (run or sweep), fio JSON\n"
+	      "output (fio 3.x), or CSV with a header op,size,qd,iops (or mib_s instead of\n"
+	      "iops; sizes may carry suffixes). Prints the spec sheet.\n"
+	      "\n"
+	      "  --json               print the model as JSON (schema iomodel.model/1)\n"
+	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
+}
+
+void cmd_predict_usage(FILE *f)
+{
+	fputs("usage: iomodel predict --model MODEL.json --rw MODE --bs SIZE [--qd N]\n"
+	      "                       [--align SIZE] [--json]\n"
+	      "\n"
+	      "Predict IOPS, MiB/s and mean latency of a workload from a model made by\n"
+	      "'iomodel fit -o' or 'iomodel characterize -o'.\n"
+	      "\n"
+	      "  --rw MODE            randread, randwrite, read or write\n"
+	      "  --bs SIZE            bytes per IO\n"
+	      "  --qd N               IOs in flight (1); above 1 the model needs queue-depth data\n"
+	      "  --align SIZE         offsets are multiples of this (the block size); matters\n"
+	      "                       for writes on drives with an erase block\n"
+	      "  --json               the prediction as JSON\n", f);
+}
+
+static int write_model(const char *path, const char *source, const struct drive_model *m)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || json_dump_document(f, model_to_json(source, m)) || fclose(f)) {
+		fprintf(stderr, "iomodel: cannot write '%s': %s\n", path, strerror(errno));
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+static int parse_fit_args(int argc, char **argv, bool *json, const char **output, int *first)
+{
+	static const struct option table[] = {
+		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int id, ret = check_whole_option_names(table, argc, argv);
+
+	if (ret)
+		return ret;
+	opterr = 0;
+	optind = 1;
+	while ((id = getopt_long(argc, argv, ":ho:", table, NULL)) != -1) {
+		if (id == 'h') {
+			cmd_fit_usage(stdout);
+			return -1;
+		}
+		if (id == '?' || id == ':')
+			return bad("fit: %s option '%s' (see 'iomodel fit --help')",
+				   id == '?' ? "unknown" : "a value is needed for", argv[optind - 1]);
+		if (id == 'j')
+			*json = true;
+		else
+			*output = optarg;
+	}
+	if (optind >= argc)
+		return bad("fit: no measurement file given (see 'iomodel fit --help')");
+	*first = optind;
+	return 0;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+	const char *output = NULL;
+	struct point_set ps;
+	struct drive_model m;
+	struct errmsg err;
+	char source[512] = "";
+	bool json = false;
+	int first = argc, status = parse_fit_args(argc, argv, &json, &output, &first);
+
+	if (status)
+		return status < 0 ? EXIT_OK : status;
+	point_set_init(&ps);
+	for (int i = first; i < argc && !status; i++) {
+		if (import_points_file(&ps, argv[i], &err)) {
+			fprintf(stderr, "iomodel: %s\n", err.text);
+			status = EXIT_BAD_INPUT;
+		}
+		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
+			 i > first ? " " : "", argv[i]);
+	}
+	if (!status && drive_model_fit(&ps, &m, &err)) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		status = EXIT_BAD_INPUT;
+	} else if (!status) {
+		if (output)
+			status = write_model(output, source, &m);
+		if (!status && (json ? json_dump_document(stdout, model_to_json(source, &m))
+				     : model_output_sheet(stdout, source, &m)))
+			status = EXIT_FAILED;
+		drive_model_release(&m);
+	}
+	point_set_release(&ps);
+	return status;
+}
+
+struct predict_options {
+	const char *model;
+	const char *rw;
+	enum io_op op;
+	uint64_t bs, align, qd;
+	bool json;
+};
+
+static int apply_predict_option(struct predict_options *o, int id, const char *arg)
+{
+	switch (id) {
+	case 'm': o->model = arg; return 0;
+	case 'r':
+		o->rw = arg;
+		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
+		    strcmp(arg, "randwrite"))
+			return bad("--rw '%s': expected randread, randwrite, read or write", arg);
+		o->op = strstr(arg, "read") ? IO_READ : IO_WRITE;
+		return 0;
+	case 'b': return size_opt("--bs", arg, &o->bs);
+	case 'a': return size_opt("--align", arg, &o->align);
+	case 'q': return count_opt("--qd", arg, 1, 1024, &o->qd);
+	case 'j': o->json = true; return 0;
+	}
+	return EXIT_BAD_INPUT;
+}
+
+static int parse_predict_args(struct predict_options *o, int argc, char **argv)
+{
+	static const struct option table[] = {
+		{ "model", required_argument, NULL, 'm' }, { "rw", required_argument, NULL, 'r' },
+		{ "bs", required_argument, NULL, 'b' }, { "qd", required_argument, NULL, 'q' },
+		{ "align", required_argument, NULL, 'a' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int id, ret = check_whole_option_names(table, argc, argv);
+
+	opterr = 0;
+	optind = 1;
+	while (!ret && (id = getopt_long(argc, argv, ":h", table, NULL)) != -1) {
+		if (id == 'h') {
+			cmd_predict_usage(stdout);
+			return -1;
+		}
+		if (id == '?' || id == ':')
+			return bad("predict: %s option '%s' (see 'iomodel predict --help')",
+				   id == '?' ? "unknown" : "a value is needed for", argv[optind - 1]);
+		ret = apply_predict_option(o, id, optarg);
+	}
+	if (!ret && optind < argc)
+		ret = bad("predict: unexpected argument '%s'", argv[optind]);
+	if (!ret && (!o->model || !o->rw || !o->bs))
+		ret = bad("predict: needs --model, --rw and --bs (see 'iomodel predict --help')");
+	if (!ret && o->align && o->align % 512)
+		ret = bad("--align %llu: expected a multiple of 512", (unsigned long long)o->align);
+	return ret;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	struct predict_options o = { .qd = 1 };
+	struct drive_model m;
+	struct prediction p;
+	struct errmsg err;
+	char size[32];
+	int status = parse_predict_args(&o, argc, argv);
+
+	if (status)
+		return status < 0 ? EXIT_OK : status;
+	if (model_load_file(o.model, &m, &err)) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		return EXIT_BAD_INPUT;
+	}
+	if (drive_model_predict(&m, o.op, o.bs, (unsigned)o.qd, o.align, &p, &err)) {
+		fprintf(stderr, "iomodel: %s: %s\n", o.model, err.text);
+		return EXIT_BAD_INPUT;
+	}
+	format_size(size, sizeof(size), o.bs);
+	if (o.json)
+		return json_dump_document(stdout, json_pack("{s:s,s:s,s:I,s:I,s:f,s:f,s:f,s:f}",
+			"schema", "iomodel.prediction/1", "rw", o.rw, "bs", (json_int_t)o.bs,
+			"qd", (json_int_t)o.qd, "iops", p.iops, "mib_s", p.mib_s,
+			"mean_lat_ms", p.mean_lat_s * 1e3, "erase_block_merges", p.merges))
+			? EXIT_FAILED : EXIT_OK;
+	printf("%s %s at queue depth %llu: %.4g IOPS, %.4g MiB/s, mean latency %.4g ms",
+	       o.rw, size, (unsigned long long)o.qd, p.iops, p.mib_s, p.mean_lat_s * 1e3);
+	if (p.merges > 0)
+		printf(" (%.2f erase-block merges per IO)", p.merges);
+	putchar('\n');
+	return EXIT_OK;
+}

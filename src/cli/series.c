@@ -1,0 +1,114 @@
+/* series.c — measuring sweep plans with progress and notices (series.h). */
+#include "series.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/commands.h"
+#include "util/units.h"
+
+void series_init(struct series *s, struct measure_target *m,
+		 const volatile sig_atomic_t *stop, size_t total_jobs, bool keep_json)
+{
+	*s = (struct series){ .m = m, .stop = stop };
+	progress_init(&s->progress, total_jobs);
+	point_set_init(&s->points);
+	s->runs = keep_json ? json_array() : NULL;
+}
+
+void series_release(struct series *s)
+{
+	progress_end(&s->progress);
+	point_set_release(&s->points);
+	json_decref(s->runs);
+	s->runs = NULL;
+}
+
+void series_default_bounds(const struct measure_target *m, uint64_t *point_ns,
+			   uint64_t *point_ios)
+{
+	if (m->t.kind == TARGET_SIM) {
+		*point_ns = 600 * NSEC_PER_SEC;	/* virtual: costs only the events */
+		*point_ios = 20000;
+	} else {
+		*point_ns = 2 * NSEC_PER_SEC;
+		*point_ios = 5000;
+	}
+}
+
+int series_check(const struct measure_target *m, const struct sweep_plan *plan)
+{
+	size_t n = sweep_count(plan);
+
+	for (size_t i = 0; i < n; i++) {
+		struct job_spec job;
+		struct errmsg err;
+
+		sweep_job(plan, i, &job);
+		if (measure_check_job(m, &job, &err)) {
+			fprintf(stderr, "iomodel: %s\n", err.text);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Run one job; results go to the series. Returns an exit status. */
+static int measure_job(struct series *s, struct job_spec *job, const char *rw,
+		       struct run_result *r)
+{
+	struct run_info info = { .rw = rw };
+	struct errmsg err;
+	int ret;
+
+	ret = measure_check_job(s->m, job, &err);
+	if (ret) {
+		progress_end(&s->progress);
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		return EXIT_BAD_INPUT;
+	}
+	ret = measure_run(s->m, job, s->stop, r, &info, &err);
+	if (s->m->n_notices > s->notices_printed)
+		progress_end(&s->progress);
+	print_new_notices(s->m, &s->notices_printed);
+	if (ret) {
+		progress_end(&s->progress);
+		return info.engine ? report_run_error(r, &err)
+				   : (fprintf(stderr, "iomodel: %s\n", err.text), EXIT_FAILED);
+	}
+	if (s->runs)
+		json_array_append_new(s->runs, run_to_json(&info, r));
+	if (sweep_add_points(job, r, &s->points)) {
+		fprintf(stderr, "iomodel: out of memory\n");
+		return EXIT_FAILED;
+	}
+	return r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+int series_measure(struct series *s, const struct sweep_plan *plan, const char *rw)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	size_t n = sweep_count(plan);
+	int status = EXIT_OK;
+
+	if (!r) {
+		fprintf(stderr, "iomodel: out of memory\n");
+		return EXIT_FAILED;
+	}
+	for (size_t i = 0; i < n && status == EXIT_OK; i++) {
+		struct job_spec job;
+		char what[80], size[32];
+
+		sweep_job(plan, i, &job);
+		format_size(size, sizeof(size), job.bs);
+		snprintf(what, sizeof(what), "%s %s QD%u", rw, size, job.qd);
+		progress_update(&s->progress, s->done, what);
+		run_result_init(r);
+		status = measure_job(s, &job, rw, r);
+		run_result_release(r);
+		s->done++;
+	}
+	progress_update(&s->progress, s->done, "");
+	free(r);
+	return status;
+}

@@ -1,0 +1,47 @@
+/*
+ * series.h — measuring a sweep plan on an opened target, for `sweep` and
+ * `characterize`: each job checked, run, its notices printed once, its
+ * results kept as JSON (when asked) and as points for the models, with the
+ * progress bar on a terminal.
+ */
+#ifndef IOMODEL_SERIES_H
+#define IOMODEL_SERIES_H
+
+#include <signal.h>
+
+#include <jansson.h>
+
+#include "cli/progress.h"
+#include "model/points.h"
+#include "suite/measure.h"
+#include "suite/sweep.h"
+
+struct series {
+	struct measure_target *m;
+	const volatile sig_atomic_t *stop;
+	struct progress progress;
+	size_t done;			/* jobs finished, over every plan */
+	unsigned notices_printed;
+	json_t *runs;			/* NULL, or an array receiving each run's JSON */
+	struct point_set points;
+};
+
+void series_init(struct series *s, struct measure_target *m,
+		 const volatile sig_atomic_t *stop, size_t total_jobs, bool keep_json);
+void series_release(struct series *s);
+
+/* Check every job of `plan` against the target before anything runs: an exit status. */
+int series_check(const struct measure_target *m, const struct sweep_plan *plan);
+
+/*
+ * Measure every job of `plan`, `rw` naming the workload in the results.
+ * Returns an exit status: EXIT_OK, EXIT_BAD_INPUT (a job does not fit the
+ * target), EXIT_FAILED (IO error), EXIT_INTERRUPTED.
+ */
+int series_measure(struct series *s, const struct sweep_plan *plan, const char *rw);
+
+/* Time and IO bounds of each job: real devices must finish, simulated ones can afford more. */
+void series_default_bounds(const struct measure_target *m, uint64_t *point_ns,
+			   uint64_t *point_ios);
+
+#endif

@@ -1,0 +1,418 @@
+/*
+ * sweep_cmd.c — `iomodel sweep` (one result per request size and queue
+ * depth) and `iomodel characterize` (read and write size sweeps plus a
+ * queue-depth sweep, the models fitted to them, and the spec sheet).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/run_options.h"
+#include "cli/series.h"
+#include "cli/signals.h"
+#include "io/model_output.h"
+#include "model/drive_model.h"
+#include "util/units.h"
+
+#define DEFAULT_SCRATCH "./iomodel-scratch.bin"
+
+/* What sweep and characterize share: target, engine, output. */
+struct series_options {
+	struct target_request target;
+	enum backend_kind engine;
+	uint64_t seed;
+	uint64_t point_ns, point_ios;	/* 0: the target's defaults */
+	enum output_format format;
+	const char *output;		/* -o FILE (characterize) */
+	bool quick;
+	/* sweep only */
+	const char *rw;
+	struct sweep_plan plan;
+};
+
+enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
+       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
+       OPT_CSV, OPT_QUICK };
+
+static const struct option sweep_long_options[] = {
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "rw", required_argument, NULL, OPT_RW },
+	{ "bs", required_argument, NULL, OPT_BS },
+	{ "qd", required_argument, NULL, OPT_QD },
+	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
+	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "buffered", no_argument, NULL, OPT_BUFFERED },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option characterize_long_options[] = {
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "buffered", no_argument, NULL, OPT_BUFFERED },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void cmd_sweep_usage(FILE *f)
+{
+	fputs("usage: iomodel sweep --target PATH|null|sim:DRIVE [options]\n"
+	      "\n"
+	      "Measure one workload at every request size from A to B (doubling) and every\n"
+	      "queue depth from C to D (doubling); one result per point. Each point stops\n"
+	      "after --point-time or --point-ios, whichever comes first.\n"
+	      "\n"
+	      "  --target, --size, --destroy-data, --keep, --engine, --buffered, --seed\n"
+	      "                       as for 'iomodel run'\n"
+	      "  --rw MODE            randread, randwrite, read or write (randread)\n"
+	      "  --bs A[:B]           request sizes, doubling from A to B (512:512m)\n"
+	      "  --qd C[:D]           queue depths, doubling from C to D (1)\n"
+	      "  --point-time TIME    time bound of each point (2s; 600s of simulated time\n"
+	      "                       on sim: drives)\n"
+	      "  --point-ios N        IO bound of each point (5000; 20000 on sim: drives)\n"
+	      "  --json | --csv       results as JSON (schema iomodel.sweep/1) or CSV (which\n"
+	      "                       'iomodel fit' reads); default: a table\n", f);
+}
+
+void cmd_characterize_usage(FILE *f)
+{
+	fputs("usage: iomodel characterize [--target PATH|null|sim:DRIVE] [options]\n"
+	      "\n"
+	      "Measure a drive the way the seeds did and print its spec sheet: random read\n"
+	      "and write sweeps over request sizes at queue depth 1, 4 KiB reads and writes\n"
+	      "at queue depths 1 to 32, the first-order model (access penalty + size/STR)\n"
+	      "fitted with confidence intervals, the seeds' two-point figures, the erase\n"
+	      "block where writes show one, the queue-depth gain and the fit per size.\n"
+	      "\n"
+	      "  --target T           what to measure (a scratch file " DEFAULT_SCRATCH ",\n"
+	      "                       created and removed); writing to an existing file or\n"
+	      "                       a device needs --destroy-data\n"
+	      "  --size SIZE          size of the scratch file (1GiB; 256MiB with --quick)\n"
+	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
+	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
+	      "  --json               the model as JSON (schema iomodel.model/1)\n"
+	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
+}
+
+/* "A" or "A:B" sizes (or counts when `counts`), A <= B; 0 or EXIT_BAD_INPUT. */
+static int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint64_t *hi)
+{
+	char first[64];
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+	int ret;
+
+	if (len >= sizeof(first))
+		return bad("%s '%s': too long", name, arg);
+	memcpy(first, arg, len);
+	first[len] = '\0';
+	ret = counts ? count_opt(name, first, 1, 1024, lo) : size_opt(name, first, lo);
+	if (!ret)
+		ret = !colon ? (*hi = *lo, 0)
+		      : counts ? count_opt(name, colon + 1, 1, 1024, hi) : size_opt(name, colon + 1, hi);
+	if (!ret && (*lo == 0 || *hi < *lo))
+		return bad("%s '%s': expected A:B with 0 < A <= B", name, arg);
+	return ret;
+}
+
+static int apply_series_option(struct series_options *o, int id, const char *arg)
+{
+	uint64_t lo, hi;
+	int ret = 0;
+
+	switch (id) {
+	case OPT_TARGET: o->target.path = arg; break;
+	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_DESTROY: o->target.destroy_data = true; break;
+	case OPT_KEEP: o->target.keep = true; break;
+	case OPT_QUICK: o->quick = true; break;
+	case OPT_BUFFERED: o->target.direct = false; break;
+	case OPT_JSON: o->format = OUTPUT_JSON; break;
+	case OPT_CSV: o->format = OUTPUT_CSV; break;
+	case 'o': o->output = arg; break;
+	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
+	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
+	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
+	case OPT_ENGINE:
+		if (backend_kind_parse(arg, &o->engine))
+			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		break;
+	case OPT_RW:
+		o->rw = arg;
+		o->plan.random = !strncmp(arg, "rand", 4);
+		o->plan.read_pct = strstr(arg, "read") ? 100 : 0;
+		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
+		    strcmp(arg, "randwrite"))
+			ret = bad("--rw '%s': expected randread, randwrite, read or write", arg);
+		break;
+	case OPT_BS:
+		ret = range_opt("--bs", arg, false, &o->plan.min_bs, &o->plan.max_bs);
+		if (!ret && o->plan.max_bs > MAX_BS)
+			ret = bad("--bs '%s': sizes go up to 2047MiB", arg);
+		break;
+	case OPT_QD:
+		ret = range_opt("--qd", arg, true, &lo, &hi);
+		o->plan.min_qd = (unsigned)lo;
+		o->plan.max_qd = (unsigned)hi;
+		break;
+	default: ret = EXIT_BAD_INPUT; break;
+	}
+	return ret;
+}
+
+/* Parse argv (argv[0] is the command). Returns 0, -1 after --help, or EXIT_BAD_INPUT. */
+static int parse_series_options(struct series_options *o, const struct option *table,
+				void (*usage)(FILE *), int argc, char **argv)
+{
+	int id, ret = check_whole_option_names(table, argc, argv);
+
+	if (ret)
+		return ret;
+	opterr = 0;
+	optind = 1;
+	while ((id = getopt_long(argc, argv, ":ho:", table, NULL)) != -1) {
+		if (id == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		if (id == '?')
+			return bad("%s: unknown option '%s' (see 'iomodel %s --help')", argv[0],
+				   argv[optind - 1], argv[0]);
+		if (id == ':')
+			return bad("%s: option '%s' needs a value", argv[0], argv[optind - 1]);
+		ret = apply_series_option(o, id, optarg);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		return bad("%s: unexpected argument '%s'", argv[0], argv[optind]);
+	if (o->target.direct && o->plan.min_bs % 512)
+		return bad("--bs %llu: a multiple of 512 with O_DIRECT; use --buffered for others",
+			   (unsigned long long)o->plan.min_bs);
+	return 0;
+}
+
+static void series_options_init(struct series_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->target.direct = true;
+	o->engine = BACKEND_IO_URING;
+	o->seed = 1;
+	o->rw = "randread";
+	o->plan = (struct sweep_plan){ .random = true, .read_pct = 100, .min_bs = 512,
+				       .max_bs = 512ULL << 20, .min_qd = 1, .max_qd = 1 };
+}
+
+/* Open the target; fill the plan's bounds and seed. Returns an exit status. */
+static int open_series_target(struct series_options *o, struct measure_target *m,
+			      const volatile sig_atomic_t *stop)
+{
+	struct errmsg err;
+	uint64_t ns, ios;
+	int ret;
+
+	o->target.stop = stop;
+	ret = measure_open(m, &o->target, o->engine, o->seed, &err);
+	if (ret) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		return exit_status_of_error(ret);
+	}
+	series_default_bounds(m, &ns, &ios);
+	if (o->quick && m->t.kind != TARGET_SIM)
+		ns = NSEC_PER_SEC / 2;
+	o->plan.point_ns = o->point_ns ? o->point_ns : ns;
+	o->plan.point_ios = o->point_ios ? o->point_ios : ios;
+	o->plan.seed = o->seed;
+	return EXIT_OK;
+}
+
+static int print_sweep(const struct series_options *o, const struct series *s)
+{
+	const struct point_set *ps = &s->points;
+
+	if (o->format == OUTPUT_JSON) {
+		json_t *doc = json_pack("{s:s,s:s,s:s,s:O}", "schema", "iomodel.sweep/1",
+					"iomodel_version", IOMODEL_VERSION, "command", "sweep",
+					"runs", s->runs);
+
+		return json_dump_document(stdout, doc);
+	}
+	if (o->format == OUTPUT_CSV)
+		printf("op,random,size,qd,iops,mib_s,lat_mean_us\n");
+	else
+		printf("%s on %s\n%10s %5s %12s %11s %12s\n", o->rw, s->m->t.path, "size", "qd",
+		       "IOPS", "MiB/s", "mean us");
+	for (size_t i = 0; i < ps->len; i++) {
+		const struct perf_point *p = &ps->points[i];
+		double mib_s = p->iops * (double)p->size / MIB;
+		char size[32];
+
+		if (o->format == OUTPUT_CSV) {
+			printf("%s,%d,%llu,%u,%.6g,%.6g,%.6g\n", p->op == IO_READ ? "read" : "write",
+			       p->random, (unsigned long long)p->size, p->qd, p->iops, mib_s,
+			       p->mean_lat_s * 1e6);
+			continue;
+		}
+		format_size(size, sizeof(size), p->size);
+		printf("%10s %5u %12.4g %11.4g %12.4g\n", size, p->qd, p->iops, mib_s,
+		       p->mean_lat_s * 1e6);
+	}
+	return ferror(stdout) ? -EIO : 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	const volatile sig_atomic_t *stop = signals_install_stop();
+	struct series_options o;
+	struct measure_target m;
+	struct series s;
+	int status;
+
+	series_options_init(&o);
+	status = parse_series_options(&o, sweep_long_options, cmd_sweep_usage, argc, argv);
+	if (status)
+		return status < 0 ? EXIT_OK : status;
+	if (!o.target.path)
+		return bad("sweep: missing --target (a file, a block device, null, or sim:DRIVE)");
+	o.target.writes = o.plan.read_pct < 100;
+	status = open_series_target(&o, &m, stop);
+	if (status)
+		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	status = series_check(&m, &o.plan);
+	if (status) {
+		measure_close(&m);
+		return status;
+	}
+	series_init(&s, &m, stop, sweep_count(&o.plan), o.format == OUTPUT_JSON);
+	status = series_measure(&s, &o.plan, o.rw);
+	progress_end(&s.progress);
+	if ((status == EXIT_OK || status == EXIT_INTERRUPTED || status == EXIT_FAILED) &&
+	    print_sweep(&o, &s) && status == EXIT_OK)
+		status = EXIT_FAILED;
+	series_release(&s);
+	measure_close(&m);
+	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+}
+
+static uint64_t largest_power_of_two_at_most(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p <= v / 2)
+		p *= 2;
+	return p;
+}
+
+/* The four plans of characterize: read and write size sweeps, 4 KiB depth sweeps. */
+static void characterize_plans(const struct series_options *o, const struct measure_target *m,
+			       struct sweep_plan plans[4])
+{
+	uint64_t max_bs = largest_power_of_two_at_most(m->t.size / 2);
+	uint64_t cap = o->quick ? 64ULL << 20 : 512ULL << 20;
+
+	for (int i = 0; i < 4; i++) {
+		plans[i] = o->plan;
+		plans[i].random = true;
+		plans[i].read_pct = i % 2 ? 0 : 100;
+		plans[i].min_qd = plans[i].max_qd = 1;
+		plans[i].min_bs = 512;
+		plans[i].max_bs = max_bs < cap ? max_bs : cap;
+		if (i >= 2) {
+			plans[i].min_bs = plans[i].max_bs = 4096;
+			plans[i].max_qd = 32;
+		}
+		plans[i].seed = o->seed + 1000 * (uint64_t)i;
+	}
+}
+
+static int print_model(const struct series_options *o, const char *source,
+		       const struct drive_model *dm)
+{
+	int ret = 0;
+
+	if (o->output) {
+		FILE *f = fopen(o->output, "w");
+
+		if (!f || json_dump_document(f, model_to_json(source, dm)) || fclose(f)) {
+			fprintf(stderr, "iomodel: cannot write '%s': %s\n", o->output, strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+	if (o->format == OUTPUT_JSON)
+		ret = json_dump_document(stdout, model_to_json(source, dm));
+	else
+		ret = model_output_sheet(stdout, source, dm);
+	return ret ? EXIT_FAILED : EXIT_OK;
+}
+
+static int characterize_measured(const struct series_options *o, struct series *s)
+{
+	struct drive_model dm;
+	struct errmsg err;
+	int status;
+
+	if (drive_model_fit(&s->points, &dm, &err)) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		return EXIT_FAILED;
+	}
+	status = print_model(o, s->m->t.path, &dm);
+	drive_model_release(&dm);
+	return status;
+}
+
+int cmd_characterize(int argc, char **argv)
+{
+	static const char *const rw[4] = { "randread", "randwrite", "randread", "randwrite" };
+	const volatile sig_atomic_t *stop = signals_install_stop();
+	struct sweep_plan plans[4];
+	struct series_options o;
+	struct measure_target m;
+	struct series s;
+	size_t total = 0;
+	int status;
+
+	series_options_init(&o);
+	status = parse_series_options(&o, characterize_long_options, cmd_characterize_usage,
+				      argc, argv);
+	if (status)
+		return status < 0 ? EXIT_OK : status;
+	if (!o.target.path)
+		o.target.path = DEFAULT_SCRATCH;
+	if (!o.target.size && strncmp(o.target.path, "sim:", 4))
+		o.target.size = o.quick ? 256ULL << 20 : 1ULL << 30;
+	o.target.writes = true;
+	status = open_series_target(&o, &m, stop);
+	if (status)
+		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	characterize_plans(&o, &m, plans);
+	for (int i = 0; i < 4 && !status; i++) {
+		status = series_check(&m, &plans[i]);
+		total += sweep_count(&plans[i]);
+	}
+	series_init(&s, &m, stop, total, false);
+	for (int i = 0; i < 4 && !status; i++)
+		status = series_measure(&s, &plans[i], rw[i]);
+	progress_end(&s.progress);
+	if (!status)
+		status = characterize_measured(&o, &s);
+	series_release(&s);
+	measure_close(&m);
+	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+}

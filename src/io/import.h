@@ -1,0 +1,108 @@
+/*
+ * import.h — reading measured performance points (model/points.h) from the
+ * files other tools and iomodel itself write, so that the models can be fit
+ * to measurements taken elsewhere.
+ *
+ * Three formats, told apart by the text itself (not by the file name):
+ *
+ *  - iomodel JSON: the output of `iomodel run --json` (schema
+ *    "iomodel.run/1", docs/json-schema.md), or a sweep, schema
+ *    "iomodel.sweep/1": {"schema": "iomodel.sweep/1", "runs": [run, ...]}
+ *    where each run is a run object as above. One point per element of
+ *    results[]: op from results[].op, size job.bs, qd job.qd, random
+ *    job.random, align job.align, iops results[].iops, mean latency
+ *    results[].lat_us.mean. Elements with ios 0 are skipped.
+ *
+ *  - fio JSON (`fio --output-format=json`, fio 3.x, and fio 2.x whose
+ *    latencies are in µs). Text before the JSON (fio's "note: ..." lines) and
+ *    after it is ignored. Each entry of jobs[] has its options in
+ *    "job options", falling back to the top-level "global options", falling
+ *    back to fio's defaults:
+ *      rw       read; "rand..." modes are random; a ":N" suffix is ignored
+ *      bs       4096 (fio's default; fio's JSON carries no block size of its
+ *               own); "r,w[,t]" gives reads and writes their own sizes, an
+ *               empty entry means the default; alias blocksize
+ *      ba       the block size of the direction; alias blockalign
+ *      iodepth  1; counted as 1 for the synchronous engines (sync, psync,
+ *               vsync, pvsync, pvsync2, mmap, splice, and a missing ioengine,
+ *               fio's default being psync), as fio itself caps them
+ *      numjobs  1
+ *    qd is depth x jobs. An entry stands for all `numjobs` jobs when
+ *    group_reporting is set to anything but "0", or when fewer entries
+ *    than numjobs share its jobname, groupid and options (fio 3.x omits
+ *    a bare `group_reporting` flag from its JSON). Otherwise entries that
+ *    share them are one point: IOPS added, mean latencies weighted by
+ *    IOPS, jobs = number of entries. One point per direction (read,
+ *    write) with iops > 0; the mean latency is lat_ns.mean (lat.mean, µs,
+ *    before fio 3). Trims are ignored. A group_reporting entry that mixes
+ *    job sections carries the options of its first job only: such files
+ *    come out with the qd of that job.
+ *
+ *  - CSV: a header line naming the columns in any order, then one point per
+ *    line; fields are separated by ',' and trimmed of blanks, without
+ *    quoting. Columns (names compared without case; unknown ones ignored):
+ *      op      read, write, randread or randwrite (rand... is random)
+ *      size    bytes per IO, as parse_size() reads it: 4096, 4k, 1m
+ *      qd      IOs outstanding, a positive integer
+ *      iops    IO/s, or
+ *      mib_s   MiB/s (2^20 bytes), iops = mib_s * 2^20 / size; iops wins
+ *              when both are given
+ *      random  optional, 0/1/true/false; for op read and write only
+ *              (randread with random 0 is an error); default 0
+ *      lat_ms  optional mean latency in ms; empty or absent: unknown
+ *    Blank lines and lines whose first non-blank is '#' are skipped; CRLF
+ *    line ends are accepted.
+ *
+ * Detection: a text whose first non-blank character is '{', or that has a
+ * line starting with '{' after lines of other text (fio's notes), is JSON;
+ * anything else is CSV. JSON is iomodel's when "schema" starts with
+ * "iomodel.", fio's when it has a "fio version" or "jobs" key.
+ *
+ * Errors are one line naming the input first: "w.csv:7: size '4q': not a
+ * size" (line of the CSV), "run.json: results[1].iops: expected a number"
+ * (key path of the JSON), "f.json:12: invalid JSON: ..." (syntax errors),
+ * "f.json: no measurements found" (nothing usable in it).
+ */
+#ifndef IOMODEL_IMPORT_H
+#define IOMODEL_IMPORT_H
+
+#include <stddef.h>
+
+#include "model/points.h"
+#include "util/errmsg.h"
+
+/*
+ * Append the points in the file at `path` to `ps` (initialised by the
+ * caller, who keeps owning it), detecting the format as described above.
+ * Returns 0, or on failure leaves `ps` as it was, fills `err` (may be NULL)
+ * and returns:
+ *   -ENOENT  the file does not exist
+ *   -EIO     it cannot be opened or read for another reason (the message
+ *            says which)
+ *   -EINVAL  its content is malformed, of another tool, or has no usable
+ *            point
+ *   -ENOMEM  out of memory
+ */
+int import_points_file(struct point_set *ps, const char *path, struct errmsg *err);
+
+/*
+ * The same for `len` bytes of text already in memory (no terminating NUL
+ * needed); `name` stands for the input in messages.
+ */
+int import_points_text(struct point_set *ps, const char *name, const char *text,
+		       size_t len, struct errmsg *err);
+
+/*
+ * Internal: the readers behind import_points_text(), one per format, for
+ * import*.c only. Each appends what it finds and returns 0 or -errno with
+ * `err` filled; none rolls `ps` back, none complains about finding nothing.
+ */
+struct json_t;
+int import_csv(struct point_set *ps, const char *name, const char *text, size_t len,
+	       struct errmsg *err);
+int import_fio(struct point_set *ps, const char *name, const struct json_t *root,
+	       struct errmsg *err);
+int import_iomodel(struct point_set *ps, const char *name, const struct json_t *root,
+		   struct errmsg *err);
+
+#endif

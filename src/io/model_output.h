@@ -1,0 +1,30 @@
+/*
+ * model_output.h — a fitted drive model as people and scripts read it: the
+ * spec sheet (the seeds' table: average STR and typical access penalty per
+ * direction, erase block, queue-depth gain, fit quality per size) and the
+ * model JSON (schema "iomodel.model/1", documented in docs/json-schema.md),
+ * which `iomodel predict` reads back.
+ */
+#ifndef IOMODEL_MODEL_OUTPUT_H
+#define IOMODEL_MODEL_OUTPUT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "model/drive_model.h"
+#include "util/errmsg.h"
+
+/* `source`: what was measured or read ("sim:ocz-core", "w.json r.json"). */
+int model_output_sheet(FILE *f, const char *source, const struct drive_model *m);
+
+/* The model as a JSON object (new reference), or NULL when out of memory. */
+json_t *model_to_json(const char *source, const struct drive_model *m);
+
+/*
+ * Read a model JSON file back, enough to predict with. -EINVAL with a
+ * message naming the file and the key at fault, -ENOENT when it is missing.
+ */
+int model_load_file(const char *path, struct drive_model *m, struct errmsg *err);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * first_order.c — fitting seconds per IO = penalty + size / STR
+ * (first_order.h): the seeds' two-point method, and a weighted least-squares
+ * fit over a size sweep with 95 % confidence intervals and per-point
+ * relative residuals.
+ *
+ * The fit is done on seconds per IO, t = 1/iops, which is linear in the
+ * parameters (penalty, 1/STR). Weights 1/t^2 make every point count by its
+ * relative error, so a sweep from 512 B to 512 MiB (t spanning four decades)
+ * is not decided by its largest sizes alone. The interval of STR is the
+ * image of the interval of its reciprocal, the fitted slope.
+ */
+#include "model/first_order.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_multifit.h>
+
+static const char *op_name(enum io_op op)
+{
+	return op == IO_WRITE ? "write" : "read";
+}
+
+static double max_abs(const double *x, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = fmax(m, fabs(x[i]));
+	return m;
+}
+
+static bool usable_line_input(const double *x, const double *w, size_t n)
+{
+	bool distinct = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || !isfinite(w[i]) || !(w[i] > 0))
+			return false;
+		if (x[i] != x[0])
+			distinct = true;
+	}
+	return distinct;
+}
+
+int first_order_wls(const double *x, const double *y, const double *w, size_t n,
+		    struct wls_line *out)
+{
+	gsl_multifit_linear_workspace *ws;
+	double c[2], cov[4], chisq, scale, *design;
+	int ret;
+
+	if (n < 2 || !usable_line_input(x, w, n))
+		return -EINVAL;
+	design = malloc(2 * n * sizeof(*design));
+	if (!design)
+		return -ENOMEM;
+	/* x is rescaled to at most 1 so both columns have similar norms */
+	scale = max_abs(x, n);
+	for (size_t i = 0; i < n; i++) {
+		design[2 * i] = 1.0;
+		design[2 * i + 1] = x[i] / scale;
+	}
+	ws = gsl_multifit_linear_alloc(n, 2);
+	if (!ws) {
+		free(design);
+		return -ENOMEM;
+	}
+	gsl_matrix_view xm = gsl_matrix_view_array(design, n, 2);
+	gsl_vector_const_view wv = gsl_vector_const_view_array(w, n);
+	gsl_vector_const_view yv = gsl_vector_const_view_array(y, n);
+	gsl_vector_view cv = gsl_vector_view_array(c, 2);
+	gsl_matrix_view covm = gsl_matrix_view_array(cov, 2, 2);
+
+	ret = gsl_multifit_wlinear(&xm.matrix, &wv.vector, &yv.vector, &cv.vector,
+				   &covm.matrix, &chisq, ws);
+	gsl_multifit_linear_free(ws);
+	free(design);
+	if (ret || !isfinite(c[0]) || !isfinite(c[1]))
+		return -EINVAL;
+	out->a = c[0];
+	out->b = c[1] / scale;
+	out->cov_aa = cov[0];
+	out->cov_ab = cov[1] / scale;
+	out->cov_bb = cov[3] / (scale * scale);
+	out->chisq = chisq;
+	return 0;
+}
+
+static void set_exact(struct first_order *m, double penalty, double str)
+{
+	m->penalty_s = penalty;
+	m->str_bps = str;
+	m->penalty_lo_s = m->penalty_hi_s = penalty;
+	m->str_lo_bps = m->str_hi_bps = str;
+	m->rms_rel_residual = 0;
+}
+
+int first_order_two_point(uint64_t s1, double iops1, uint64_t s2, double iops2,
+			  struct first_order *out, struct errmsg *err)
+{
+	double t1, t2, str;
+
+	if (!isfinite(iops1) || !(iops1 > 0))
+		return errmsg_set(err, -EINVAL, "a rate of %g IOPS at %" PRIu64 " bytes",
+				  iops1, s1);
+	if (!isfinite(iops2) || !(iops2 > 0))
+		return errmsg_set(err, -EINVAL, "a rate of %g IOPS at %" PRIu64 " bytes",
+				  iops2, s2);
+	if (s1 == s2)
+		return errmsg_set(err, -EINVAL,
+				  "two-point method needs two request sizes (got %" PRIu64
+				  " bytes twice)", s1);
+	t1 = 1.0 / iops1;
+	t2 = 1.0 / iops2;
+	str = ((double)s2 - (double)s1) / (t2 - t1);
+	if (!isfinite(str) || !(str > 0))
+		return errmsg_set(err, -EINVAL,
+				  "%" PRIu64 " bytes take no longer than %" PRIu64
+				  " bytes: no positive transfer rate", s1 < s2 ? s2 : s1,
+				  s1 < s2 ? s1 : s2);
+	set_exact(out, t1 - (double)s1 / str, str);
+	out->n = 2;
+	return 0;
+}
+
+/* One operation type, finite positive rates, at least two distinct sizes. */
+static int check_points(const struct perf_point *pts, size_t n, struct errmsg *err)
+{
+	bool distinct = false;
+
+	if (n == 0)
+		return errmsg_set(err, -EINVAL, "no points to fit");
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(pts[i].iops) || !(pts[i].iops > 0))
+			return errmsg_set(err, -EINVAL, "a rate of %g IOPS at %" PRIu64 " bytes",
+					  pts[i].iops, pts[i].size);
+		if (pts[i].op != pts[0].op)
+			return errmsg_set(err, -EINVAL, "points mix reads and writes");
+		if (pts[i].size != pts[0].size)
+			distinct = true;
+	}
+	if (!distinct)
+		return errmsg_set(err, -EINVAL, "fewer than two request sizes for %s",
+				  op_name(pts[0].op));
+	return 0;
+}
+
+static void set_intervals(struct first_order *m, const struct wls_line *l, size_t n)
+{
+	double da = 0, db = 0;
+
+	if (n > 2) {
+		double s2 = l->chisq / (double)(n - 2);
+		double t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 2));
+
+		da = t * sqrt(s2 * l->cov_aa);
+		db = t * sqrt(s2 * l->cov_bb);
+	}
+	m->penalty_lo_s = l->a - da;
+	m->penalty_hi_s = l->a + da;
+	m->str_lo_bps = 1.0 / (l->b + db);
+	m->str_hi_bps = l->b - db > 0 ? 1.0 / (l->b - db) : INFINITY;
+}
+
+/* Relative residuals (measured - predicted) / predicted, their rms, the flags. */
+static int set_residuals(struct first_order *m, const struct perf_point *pts, size_t n,
+			 struct fit_residual *res, struct errmsg *err)
+{
+	double sum2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double pred = first_order_seconds(m, pts[i].size);
+		double rel = (point_seconds(&pts[i]) - pred) / pred;
+
+		if (!(pred > 0))
+			return errmsg_set(err, -EINVAL,
+					  "the %s fit predicts no time for %" PRIu64
+					  " bytes (penalty %g s)", op_name(pts[0].op),
+					  pts[i].size, m->penalty_s);
+		sum2 += rel * rel;
+		if (res) {
+			res[i].predicted_s = pred;
+			res[i].rel_residual = rel;
+			res[i].fails = fabs(rel) > FIRST_ORDER_FAIL_THRESHOLD;
+		}
+	}
+	m->rms_rel_residual = sqrt(sum2 / (double)n);
+	return 0;
+}
+
+static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l)
+{
+	double *buf = malloc(3 * n * sizeof(*buf));
+	double *x = buf, *y = buf + n, *w = buf + 2 * n;
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = (double)pts[i].size;
+		y[i] = point_seconds(&pts[i]);
+		w[i] = 1.0 / (y[i] * y[i]);
+	}
+	ret = first_order_wls(x, y, w, n, l);
+	free(buf);
+	return ret;
+}
+
+int first_order_fit(const struct perf_point *pts, size_t n, struct first_order *out,
+		    struct fit_residual *residuals, struct errmsg *err)
+{
+	struct first_order m;
+	struct wls_line l;
+	int ret;
+
+	ret = check_points(pts, n, err);
+	if (ret)
+		return ret;
+	ret = fit_points(pts, n, &l);
+	if (ret == -ENOMEM)
+		return errmsg_set(err, ret, "out of memory fitting %zu points", n);
+	if (ret)
+		return errmsg_set(err, ret, "the %s fit failed", op_name(pts[0].op));
+	if (!(l.b > 0))
+		return errmsg_set(err, -EINVAL,
+				  "the %s fit gives a negative transfer rate: larger requests"
+				  " are not slower", op_name(pts[0].op));
+	m.penalty_s = l.a;
+	m.str_bps = 1.0 / l.b;
+	m.n = n;
+	set_intervals(&m, &l, n);
+	ret = set_residuals(&m, pts, n, residuals, err);
+	if (ret)
+		return ret;
+	*out = m;
+	return 0;
+}
+
+double first_order_seconds(const struct first_order *m, uint64_t size)
+{
+	return m->penalty_s + (double)size / m->str_bps;
+}
+
+double first_order_penalty(uint64_t size, double iops, double str_bps)
+{
+	return 1.0 / iops - (double)size / str_bps;
+}
