@@ -14,8 +14,7 @@
  *    results[].lat_us.mean. Elements with ios 0 are skipped.
  *
  *  - fio JSON (`fio --output-format=json`, fio 3.x, and fio 2.x whose
- *    latencies are in µs). Text before the JSON (fio's "note: ..." lines) and
- *    after it is ignored. Each entry of jobs[] has its options in
+ *    latencies are in µs). Each entry of jobs[] has its options in
  *    "job options", falling back to the top-level "global options", falling
  *    back to fio's defaults:
  *      rw       read; "rand..." modes are random; a ":N" suffix is ignored
@@ -34,9 +33,10 @@
  *    share them are one point: IOPS added, mean latencies weighted by
  *    IOPS, jobs = number of entries. One point per direction (read,
  *    write) with iops > 0; the mean latency is lat_ns.mean (lat.mean, µs,
- *    before fio 3). Trims are ignored. A group_reporting entry that mixes
- *    job sections carries the options of its first job only: such files
- *    come out with the qd of that job.
+ *    before fio 3). Trims are ignored, and so are "fio version" and a
+ *    job's "error". A group_reporting entry that mixes job sections
+ *    carries the options of its first job only: such files come out with
+ *    the qd of that job.
  *
  *  - CSV: a header line naming the columns in any order, then one point per
  *    line; fields are separated by ',' and trimmed of blanks, without
@@ -47,19 +47,25 @@
  *      iops    IO/s, or
  *      mib_s   MiB/s (2^20 bytes), iops = mib_s * 2^20 / size; iops wins
  *              when both are given
- *      random  optional, 0/1/true/false; for op read and write only
- *              (randread with random 0 is an error); default 0
+ *      random  optional, 0/1/true/false: whether the read and write rows
+ *              are random (default 0); randread with random 0 is an error
  *      lat_ms  optional mean latency in ms; empty or absent: unknown
+ *      lat_mean_us  the same in µs (as `iomodel sweep --csv` writes it),
+ *              used when lat_ms is absent or empty
+ *    The alignment of CSV points is unknown (0).
  *    Blank lines and lines whose first non-blank is '#' are skipped; CRLF
  *    line ends are accepted.
  *
  * Detection: a text whose first non-blank character is '{', or that has a
- * line starting with '{' after lines of other text (fio's notes), is JSON;
+ * line starting with '{' after lines of other text (fio's notes, iomodel's
+ * notices when stderr went to the same file), is JSON from there on;
  * anything else is CSV. JSON is iomodel's when "schema" starts with
- * "iomodel.", fio's when it has a "fio version" or "jobs" key.
+ * "iomodel.", fio's when it has a "fio version" or "jobs" key. Text after
+ * the JSON is allowed in fio's output only. A UTF-8 byte order mark is
+ * skipped.
  *
  * Errors are one line naming the input first: "w.csv:7: size '4q': not a
- * size" (line of the CSV), "run.json: results[1].iops: expected a number"
+ * size" (line of the CSV), "run.json: results[1].iops: missing"
  * (key path of the JSON), "f.json:12: invalid JSON: ..." (syntax errors),
  * "f.json: no measurements found" (nothing usable in it).
  */

@@ -1,6 +1,6 @@
 /*
  * import_csv.c — points from a CSV table: a header line naming the columns
- * (op, size, qd, iops or mib_s, optionally random and lat_ms, in any order),
+ * (op, size, qd, iops or mib_s, optionally random and a latency, in any order),
  * then one point per line. The format is described in import.h.
  */
 #include "import.h"
@@ -15,10 +15,13 @@
 
 #include "util/units.h"
 
-enum csv_col { COL_OP, COL_SIZE, COL_QD, COL_IOPS, COL_MIB_S, COL_RANDOM, COL_LAT_MS, COL_COUNT };
+enum csv_col {
+	COL_OP, COL_SIZE, COL_QD, COL_IOPS, COL_MIB_S, COL_RANDOM, COL_LAT_MS, COL_LAT_US,
+	COL_COUNT
+};
 
 static const char *const col_names[COL_COUNT] = {
-	"op", "size", "qd", "iops", "mib_s", "random", "lat_ms",
+	"op", "size", "qd", "iops", "mib_s", "random", "lat_ms", "lat_mean_us",
 };
 
 struct csv {
@@ -182,18 +185,19 @@ static int parse_size_qd(const struct csv *c, struct perf_point *p)
 	return 0;
 }
 
-/* iops, or mib_s converted to iops; then the optional lat_ms. */
+/* iops, or mib_s converted to iops; then the optional lat_ms or lat_mean_us. */
 static int parse_rate(const struct csv *c, struct perf_point *p)
 {
 	enum csv_col k = c->col[COL_IOPS] >= 0 ? COL_IOPS : COL_MIB_S;
-	double v, lat_ms = 0;
+	double v, lat = 0;
 
 	if (!parse_number(field(c, k), &v) || v <= 0)
 		return field_error(c, k, "expected a positive number");
 	p->iops = k == COL_IOPS ? v : v * MIB / (double)p->size;
-	if (*field(c, COL_LAT_MS) && (!parse_number(field(c, COL_LAT_MS), &lat_ms) || lat_ms < 0))
-		return field_error(c, COL_LAT_MS, "expected a non-negative number");
-	p->mean_lat_s = lat_ms / 1e3;
+	k = *field(c, COL_LAT_MS) ? COL_LAT_MS : COL_LAT_US;
+	if (*field(c, k) && (!parse_number(field(c, k), &lat) || lat < 0))
+		return field_error(c, k, "expected a non-negative number");
+	p->mean_lat_s = lat / (k == COL_LAT_MS ? 1e3 : 1e6);
 	return 0;
 }
 
@@ -244,7 +248,8 @@ int import_csv(struct point_set *ps, const char *name, const char *text, size_t 
 
 	if (!buf)
 		return -ENOMEM;
-	memcpy(buf, text, len);
+	if (len)
+		memcpy(buf, text, len);
 	buf[len] = '\0';
 	for (int k = 0; k < COL_COUNT; k++)
 		c.col[k] = -1;

@@ -71,10 +71,10 @@ static json_t *op_json(const struct op_model *om, enum io_op op)
 		      "str_ci_mib_s", json_null(), "penalty_ci_ms", json_null(),
 		      "two_point", json_null());
 	if (op == IO_WRITE) {
-		bool found = om->has_erase_block && om->erase_block.detected;
-
-		json_object_set_new(o, "erase_block_mib",
-				    found ? json_real(om->erase_block.unit_bytes / MIB) : json_null());
+		json_object_set_new(o, "erase_block_mib", om->erase_block_method
+				    ? json_real(om->erase_block_bytes / MIB) : json_null());
+		json_object_set_new(o, "erase_block_method", om->erase_block_method
+				    ? json_string(om->erase_block_method) : json_null());
 		json_object_set_new(o, "erase_block", erase_block_json(om));
 	}
 	if (!om->has_first_order)

@@ -65,16 +65,19 @@ static void print_erase_block(FILE *f, const struct op_model *w)
 
 	if (!w->has_erase_block)
 		return;
-	if (!e->detected) {
+	if (!w->erase_block_method) {
 		fprintf(f, "erase block: none shows in the writes (first-order fit rms %.1f %%)\n",
 			e->first_order_rms * 100);
-		return;
+	} else if (e->detected) {
+		fprintf(f, "erase block: %.3g MiB, fitted (writes pay %.4g ms per partly covered "
+			"block; fit rms %.1f %% against %.1f %% without it)\n",
+			w->erase_block_bytes / MIB, e->merge_s * 1e3, e->rms_rel_residual * 100,
+			e->first_order_rms * 100);
+	} else {
+		fprintf(f, "erase block: %.3g MiB, from the write penalty P/(1/W + 1/R): small "
+			"writes pay a read-modify-write; the size sweep shows no 0-1-2 merge steps "
+			"to fit the unit on\n", w->erase_block_bytes / MIB);
 	}
-	fprintf(f, "erase block: %.3g MiB (writes pay %.4g ms per partly covered block; "
-		"fit rms %.1f %% against %.1f %% without it; seeds' bound P/(1/W+1/R) = %.3g MiB)\n",
-		e->unit_bytes / MIB, e->merge_s * 1e3, e->rms_rel_residual * 100,
-		e->first_order_rms * 100,
-		erase_block_upper_bound(w->two_point.penalty_s, w->fit.str_bps, e->read_bps) / MIB);
 }
 
 static void print_qd(FILE *f, const struct drive_model *m)

@@ -136,6 +136,22 @@ static int fit_qd(const struct point_set *ps, enum io_op op, struct op_model *om
 	return 0;
 }
 
+static void choose_erase_block(struct drive_model *m)
+{
+	const struct op_model *r = &m->op[IO_READ];
+	struct op_model *w = &m->op[IO_WRITE];
+
+	if (w->has_erase_block && w->erase_block.detected) {
+		w->erase_block_bytes = w->erase_block.unit_bytes;
+		w->erase_block_method = "fit";
+	} else if (r->has_first_order && w->has_first_order && w->fit.penalty_s > 1e-3 &&
+		   w->fit.penalty_s > MERGE_SIGNATURE_RATIO * r->fit.penalty_s) {
+		w->erase_block_bytes = erase_block_upper_bound(w->fit.penalty_s, w->fit.str_bps,
+							       r->fit.str_bps);
+		w->erase_block_method = "penalty bound";
+	}
+}
+
 int drive_model_fit(const struct point_set *ps, struct drive_model *m, struct errmsg *err)
 {
 	int ret = 0;
@@ -148,6 +164,8 @@ int drive_model_fit(const struct point_set *ps, struct drive_model *m, struct er
 		if (!ret)
 			ret = fit_qd(ps, (enum io_op)op, &m->op[op], err);
 	}
+	if (!ret)
+		choose_erase_block(m);
 	if (!ret && !m->op[0].has_first_order && !m->op[1].has_first_order &&
 	    !m->op[0].has_qd && !m->op[1].has_qd)
 		ret = errmsg_set(err, -EINVAL, "nothing to fit: no operation has two request sizes "

@@ -35,11 +35,22 @@ struct op_model {
 	size_t n_failing;		/* points where the first-order model fails */
 	bool has_erase_block;		/* writes only: the fit ran */
 	struct erase_block_model erase_block;
+	/*
+	 * The erase block the spec sheet reports (writes; 0 when none shows):
+	 * the fitted unit when the size sweep shows the merge steps, else the
+	 * seeds' bound P/(1/W + 1/R) when small writes pay far more than small
+	 * reads (a read-modify-write signature: write penalty above
+	 * MERGE_SIGNATURE_RATIO times the read penalty and above 1 ms).
+	 */
+	double erase_block_bytes;
+	const char *erase_block_method;	/* "fit", "penalty bound" or NULL */
 	bool has_qd;
 	struct qd_model qd;
 	uint64_t qd_size;		/* the size the depths were measured at */
 	char note[240];			/* why a model is missing, or "" */
 };
+
+#define MERGE_SIGNATURE_RATIO 20.0
 
 struct drive_model {
 	struct op_model op[2];		/* by enum io_op */

@@ -7,7 +7,8 @@
  * The fit is done on seconds per IO, t = 1/iops, which is linear in the
  * parameters (penalty, 1/STR). Weights 1/t^2 make every point count by its
  * relative error, so a sweep from 512 B to 512 MiB (t spanning four decades)
- * is not decided by its largest sizes alone. The interval of STR is the
+ * is not decided by its largest sizes alone. From four points on the fit is
+ * robust (bisquare), so the sizes where the model fails do not bias it. The interval of STR is the
  * image of the interval of its reciprocal, the fitted slope.
  */
 #include "model/first_order.h"
@@ -89,6 +90,51 @@ int first_order_wls(const double *x, const double *y, const double *w, size_t n,
 	out->cov_bb = cov[3] / (scale * scale);
 	out->chisq = chisq;
 	return 0;
+}
+
+/*
+ * The same line, fitted robustly (Tukey's bisquare, by GSL's iteratively
+ * reweighted least squares) on the rows scaled by sqrt(w): points where the
+ * first-order model does not hold (the knee of a multi-channel SSD between
+ * one page and a full stripe, say) get little or no weight instead of
+ * pulling both parameters. The covariance GSL returns is already scaled by
+ * the robust residual variance, so chisq is set to n - 2 (variance factor 1).
+ */
+static int robust_line(const double *x, const double *y, const double *w, size_t n,
+		       struct wls_line *out)
+{
+	gsl_multifit_robust_workspace *ws = gsl_multifit_robust_alloc(
+		gsl_multifit_robust_bisquare, n, 2);
+	gsl_matrix *xm = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
+	gsl_vector *yv = gsl_vector_alloc(n), *c = gsl_vector_alloc(2);
+	double scale = max_abs(x, n);
+	int ret = -ENOMEM;
+
+	if (ws && xm && cov && yv && c) {
+		for (size_t i = 0; i < n; i++) {
+			double r = sqrt(w[i]);
+
+			gsl_matrix_set(xm, i, 0, r);
+			gsl_matrix_set(xm, i, 1, r * x[i] / scale);
+			gsl_vector_set(yv, i, r * y[i]);
+		}
+		ret = gsl_multifit_robust(xm, yv, c, cov, ws) ? -EINVAL : 0;
+	}
+	if (!ret) {
+		out->a = gsl_vector_get(c, 0);
+		out->b = gsl_vector_get(c, 1) / scale;
+		out->cov_aa = gsl_matrix_get(cov, 0, 0);
+		out->cov_ab = gsl_matrix_get(cov, 0, 1) / scale;
+		out->cov_bb = gsl_matrix_get(cov, 1, 1) / (scale * scale);
+		out->chisq = (double)(n - 2);
+		ret = isfinite(out->a) && isfinite(out->b) ? 0 : -EINVAL;
+	}
+	gsl_multifit_robust_free(ws);
+	gsl_matrix_free(xm);
+	gsl_matrix_free(cov);
+	gsl_vector_free(yv);
+	gsl_vector_free(c);
+	return ret;
 }
 
 static void set_exact(struct first_order *m, double penalty, double str)
@@ -206,7 +252,10 @@ static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l
 		y[i] = point_seconds(&pts[i]);
 		w[i] = 1.0 / (y[i] * y[i]);
 	}
-	ret = first_order_wls(x, y, w, n, l);
+	/* robust from 4 points on (bisquare needs spare degrees of freedom) */
+	ret = n >= 4 && usable_line_input(x, w, n) ? robust_line(x, y, w, n, l) : -EINVAL;
+	if (ret)
+		ret = first_order_wls(x, y, w, n, l);
 	free(buf);
 	return ret;
 }

@@ -9,7 +9,9 @@
  *  - first_order_two_point(): the seeds' method from two sizes s1 < s2:
  *    STR = (s2 - s1) / (t2 - t1), penalty = t1 - s1 / STR.
  *  - first_order_fit(): weighted least squares over a whole size sweep, on
- *    relative error (weights 1/t^2, so 512 B and 512 MiB count alike), with
+ *    relative error (weights 1/t^2, so 512 B and 512 MiB count alike),
+ *    robust (Tukey bisquare) from four points on so that the sizes where the
+ *    model fails do not bias the parameters, with
  *    95 % confidence intervals for both parameters (Student t, n-2 degrees of
  *    freedom, residual variance estimated from the data), the relative
  *    residual of every point, and a flag on the points where the model fails.

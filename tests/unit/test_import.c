@@ -61,7 +61,8 @@ static int import_at(struct point_set *ps, const char *dir, const char *file,
 {
 	char path[PATH_MAX * 2];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	err->text[0] = '\0';
 	return import_points_file(ps, path, err);
 }
@@ -271,6 +272,9 @@ static void csv_good(struct check_state *st)
 		"# measured by hand\n\n qd , MiB_s ,size,op,random,lat_ms,note\r\n"
 		"4,400,1m,read,1,2.5,x\r\n  # an indented comment\n1,1,4k,write,false,,y\n"
 		"2,8,512,randwrite,true,0.125,z";
+	/* as `iomodel sweep --csv` writes it */
+	static const char sweep_csv[] =
+		"op,random,size,qd,iops,mib_s,lat_mean_us\nread,1,4096,1,1.43133e+07,55911.4,0.03244\n";
 	struct point_set ps;
 	struct errmsg err;
 	const struct perf_point *p;
@@ -296,6 +300,10 @@ static void csv_good(struct check_state *st)
 		CHECK(st, is_point(&p[4], IO_WRITE, true, 512, 2, 8 * 2048, 0.125e-3),
 		      "mib_s row 3: iops %g", p[4].iops);
 	}
+	ret = import_str(&ps, "s.csv", sweep_csv, &err);
+	CHECK(st, ret == 0 && ps.len == 6 &&
+	      is_point(&ps.points[5], IO_READ, true, 4096, 1, 1.43133e7, 0.03244e-6),
+	      "sweep csv: %d %zu %s", ret, ps.len, err.text);
 	point_set_release(&ps);
 }
 
@@ -316,6 +324,7 @@ static void csv_errors(struct check_state *st)
 		{ "op,size,qd,iops\nread,0,1,5\n", "~:2: size '0': expected a positive size" },
 		{ "op,size,qd,mib_s\nread,4k,1,fast\n", "~:2: mib_s 'fast': expected a positive" },
 		{ "op,size,qd,iops,lat_ms\nread,4k,1,5,-1\n", "~:2: lat_ms '-1': expected a non-neg" },
+		{ "op,size,qd,iops,lat_mean_us\nread,4k,1,5,x\n", "~:2: lat_mean_us 'x': expected a" },
 		{ "op,size,qd,iops,random\nread,4k,1,5,maybe\n", "~random 'maybe': expected 0, 1" },
 		{ "op,size,qd,iops,random\nrandread,4k,1,5,0\n",
 		  "~:2: random '0' contradicts op 'randread'" },
@@ -467,6 +476,7 @@ int main(void)
 
 	find_dirs(&d);
 	have_fio_plot = stat(d.fio_plot, &sb) == 0 && S_ISDIR(sb.st_mode);
+	CHECK(&st, stat(d.data, &sb) == 0, "no %s: run from where the test was compiled", d.data);
 	csv_good(&st);
 	csv_errors(&st);
 	fio_text(&st);
