@@ -24,15 +24,16 @@ void series_release(struct series *s)
 	s->runs = NULL;
 }
 
-void series_default_bounds(const struct measure_target *m, uint64_t *point_ns,
-			   uint64_t *point_ios)
+void series_default_bounds(const struct measure_target *m, struct sweep_plan *plan)
 {
 	if (m->t.kind == TARGET_SIM) {
-		*point_ns = 600 * NSEC_PER_SEC;	/* virtual: costs only the events */
-		*point_ios = 20000;
+		plan->point_ns = 600 * NSEC_PER_SEC;	/* virtual: costs only the events */
+		plan->point_ios = 20000;
+		plan->point_bytes = 8ULL << 30;
 	} else {
-		*point_ns = 2 * NSEC_PER_SEC;
-		*point_ios = 5000;
+		plan->point_ns = 2 * NSEC_PER_SEC;
+		plan->point_ios = 5000;
+		plan->point_bytes = 0;
 	}
 }
 

@@ -40,8 +40,11 @@ int series_check(const struct measure_target *m, const struct sweep_plan *plan);
  */
 int series_measure(struct series *s, const struct sweep_plan *plan, const char *rw);
 
-/* Time and IO bounds of each job: real devices must finish, simulated ones can afford more. */
-void series_default_bounds(const struct measure_target *m, uint64_t *point_ns,
-			   uint64_t *point_ios);
+/*
+ * Time, IO and byte bounds of each job: real devices must finish in time;
+ * simulated ones cost wall time per event (an SSD model per flash page), so
+ * they get a long virtual time but a byte budget.
+ */
+void series_default_bounds(const struct measure_target *m, struct sweep_plan *plan);
 
 #endif

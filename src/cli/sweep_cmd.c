@@ -225,7 +225,6 @@ static int open_series_target(struct series_options *o, struct measure_target *m
 			      const volatile sig_atomic_t *stop)
 {
 	struct errmsg err;
-	uint64_t ns, ios;
 	int ret;
 
 	o->target.stop = stop;
@@ -234,11 +233,13 @@ static int open_series_target(struct series_options *o, struct measure_target *m
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		return exit_status_of_error(ret);
 	}
-	series_default_bounds(m, &ns, &ios);
+	series_default_bounds(m, &o->plan);
 	if (o->quick && m->t.kind != TARGET_SIM)
-		ns = NSEC_PER_SEC / 2;
-	o->plan.point_ns = o->point_ns ? o->point_ns : ns;
-	o->plan.point_ios = o->point_ios ? o->point_ios : ios;
+		o->plan.point_ns = NSEC_PER_SEC / 2;
+	if (o->point_ns)
+		o->plan.point_ns = o->point_ns;
+	if (o->point_ios)
+		o->plan.point_ios = o->point_ios;
 	o->plan.seed = o->seed;
 	return EXIT_OK;
 }

@@ -31,6 +31,7 @@ void sweep_job(const struct sweep_plan *p, size_t i, struct job_spec *job)
 	job->qd = p->min_qd << (i / sizes);
 	job->runtime_ns = p->point_ns;
 	job->max_ios = p->point_ios;
+	job->max_bytes = p->point_bytes;
 	job->seed = p->seed + i;
 }
 

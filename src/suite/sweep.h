@@ -21,6 +21,7 @@ struct sweep_plan {
 	unsigned min_qd, max_qd;
 	uint64_t point_ns;		/* time bound of each job */
 	uint64_t point_ios;		/* IO bound of each job */
+	uint64_t point_bytes;		/* byte bound of each job, 0 for none */
 	uint64_t seed;
 };
 
