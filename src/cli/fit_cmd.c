@@ -55,46 +55,44 @@ static int write_model(const char *path, const char *source, const struct drive_
 	return EXIT_OK;
 }
 
-static int parse_fit_args(int argc, char **argv, bool *json, const char **output, int *first)
+struct fit_options {
+	bool json;
+	const char *output;
+};
+
+static int apply_fit_option(void *ctx, int id, const char *arg)
+{
+	struct fit_options *o = ctx;
+
+	if (id == 'j')
+		o->json = true;
+	else
+		o->output = arg;
+	return 0;
+}
+
+static int parse_fit_args(int argc, char **argv, struct fit_options *o, int *first)
 {
 	static const struct option table[] = {
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	int id, ret = check_whole_option_names(table, argc, argv);
+	struct command_line cl = { "fit", table, ":ho:", cmd_fit_usage, apply_fit_option, o };
+	int ret = parse_command_line(&cl, argc, argv, first);
 
-	if (ret)
-		return ret;
-	opterr = 0;
-	optind = 1;
-	while ((id = getopt_long(argc, argv, ":ho:", table, NULL)) != -1) {
-		if (id == 'h') {
-			cmd_fit_usage(stdout);
-			return -1;
-		}
-		if (id == '?' || id == ':')
-			return bad("fit: %s option '%s' (see 'iomodel fit --help')",
-				   id == '?' ? "unknown" : "a value is needed for", argv[optind - 1]);
-		if (id == 'j')
-			*json = true;
-		else
-			*output = optarg;
-	}
-	if (optind >= argc)
+	if (!ret && *first >= argc)
 		return bad("fit: no measurement file given (see 'iomodel fit --help')");
-	*first = optind;
-	return 0;
+	return ret;
 }
 
 int cmd_fit(int argc, char **argv)
 {
-	const char *output = NULL;
+	struct fit_options o = { false, NULL };
 	struct point_set ps;
 	struct drive_model m;
 	struct errmsg err;
 	char source[512] = "";
-	bool json = false;
-	int first = argc, status = parse_fit_args(argc, argv, &json, &output, &first);
+	int first = argc, status = parse_fit_args(argc, argv, &o, &first);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;
@@ -111,9 +109,9 @@ int cmd_fit(int argc, char **argv)
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = EXIT_BAD_INPUT;
 	} else if (!status) {
-		if (output)
-			status = write_model(output, source, &m);
-		if (!status && (json ? json_dump_document(stdout, model_to_json(source, &m))
+		if (o.output)
+			status = write_model(o.output, source, &m);
+		if (!status && (o.json ? json_dump_document(stdout, model_to_json(source, &m))
 				     : model_output_sheet(stdout, source, &m)))
 			status = EXIT_FAILED;
 		drive_model_release(&m);
@@ -130,8 +128,10 @@ struct predict_options {
 	bool json;
 };
 
-static int apply_predict_option(struct predict_options *o, int id, const char *arg)
+static int apply_predict_option(void *ctx, int id, const char *arg)
 {
+	struct predict_options *o = ctx;
+
 	switch (id) {
 	case 'm': o->model = arg; return 0;
 	case 'r':
@@ -157,22 +157,10 @@ static int parse_predict_args(struct predict_options *o, int argc, char **argv)
 		{ "align", required_argument, NULL, 'a' }, { "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	int id, ret = check_whole_option_names(table, argc, argv);
+	struct command_line cl = { "predict", table, ":h", cmd_predict_usage,
+				   apply_predict_option, o };
+	int ret = parse_command_line(&cl, argc, argv, NULL);
 
-	opterr = 0;
-	optind = 1;
-	while (!ret && (id = getopt_long(argc, argv, ":h", table, NULL)) != -1) {
-		if (id == 'h') {
-			cmd_predict_usage(stdout);
-			return -1;
-		}
-		if (id == '?' || id == ':')
-			return bad("predict: %s option '%s' (see 'iomodel predict --help')",
-				   id == '?' ? "unknown" : "a value is needed for", argv[optind - 1]);
-		ret = apply_predict_option(o, id, optarg);
-	}
-	if (!ret && optind < argc)
-		ret = bad("predict: unexpected argument '%s'", argv[optind]);
 	if (!ret && (!o->model || !o->rw || !o->bs))
 		ret = bad("predict: needs --model, --rw and --bs (see 'iomodel predict --help')");
 	if (!ret && o->align && o->align % 512)

@@ -169,8 +169,9 @@ static const struct option run_long_options[] = {
 };
 
 /* Apply one parsed option; returns 0 or EXIT_BAD_INPUT (message printed). */
-static int apply_option(struct run_options *o, int id, const char *arg)
+static int apply_run_option(void *ctx, int id, const char *arg)
 {
+	struct run_options *o = ctx;
 	struct job_spec *s = &o->spec;
 	uint64_t v;
 	int ret = 0;
@@ -287,7 +288,7 @@ int check_whole_option_names(const struct option *table, int argc, char **argv)
 
 int parse_run_options(struct run_options *o, int argc, char **argv)
 {
-	int id, ret;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	parse_rw(o, "randread");
@@ -296,27 +297,33 @@ int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->spec.seed = 1;
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
-	ret = check_whole_option_names(run_long_options, argc, argv);
-	if (ret)
-		return ret;
+	ret = parse_command_line(&(struct command_line){ "run", run_long_options, ":h",
+			cmd_run_usage, apply_run_option, o }, argc, argv, NULL);
+	return ret ? ret : check_options(o);
+}
+
+int parse_command_line(const struct command_line *cl, int argc, char **argv, int *first_arg)
+{
+	int id, ret = check_whole_option_names(cl->table, argc, argv);
+
 	opterr = 0;
 	optind = 1;
-	while ((id = getopt_long(argc, argv, ":h", run_long_options, NULL)) != -1) {
+	while (!ret && (id = getopt_long(argc, argv, cl->short_options, cl->table, NULL)) != -1) {
 		if (id == 'h') {
-			cmd_run_usage(stdout);
+			cl->usage(stdout);
 			return -1;
 		}
 		if (id == '?')
-			return bad("run: unknown option '%s' (see 'iomodel run --help')",
-				   argv[optind - 1]);
+			return bad("%s: unknown option '%s' (see 'iomodel %s --help')", cl->name,
+				   argv[optind - 1], cl->name);
 		if (id == ':')
-			return bad("run: option '%s' needs a value", argv[optind - 1]);
-		ret = apply_option(o, id, optarg);
-		if (ret)
-			return ret;
+			return bad("%s: option '%s' needs a value", cl->name, argv[optind - 1]);
+		ret = cl->apply(cl->ctx, id, optarg);
 	}
-	if (optind < argc)
-		return bad("run: unexpected argument '%s'", argv[optind]);
-	return check_options(o);
+	if (!ret && optind < argc && !first_arg)
+		return bad("%s: unexpected argument '%s'", cl->name, argv[optind]);
+	if (first_arg)
+		*first_arg = optind;
+	return ret;
 }
 

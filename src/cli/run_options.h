@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "backend/backend.h"
 #include "engine/engine.h"
@@ -52,5 +53,27 @@ struct option;
  * would accept; argv[0] is the command's name. 0 or EXIT_BAD_INPUT.
  */
 int check_whole_option_names(const struct option *table, int argc, char **argv);
+
+/*
+ * One command's command line: its option table, short options (":h" plus
+ * any of its own), usage text, and how to apply one option to its context.
+ * `first_arg` receives the index of the first non-option argument; without
+ * it, non-option arguments are refused.
+ */
+struct command_line {
+	const char *name;		/* "run", "sweep", … */
+	const struct option *table;
+	const char *short_options;
+	void (*usage)(FILE *f);
+	int (*apply)(void *ctx, int id, const char *arg);	/* 0 or EXIT_BAD_INPUT */
+	void *ctx;
+};
+
+/*
+ * Parse argv (argv[0] is the command): whole option names only, each option
+ * applied in turn. Returns 0, -1 after printing --help, or EXIT_BAD_INPUT
+ * after printing one line.
+ */
+int parse_command_line(const struct command_line *cl, int argc, char **argv, int *first_arg);
 
 #endif

@@ -132,8 +132,9 @@ static int range_opt(const char *name, const char *arg, bool counts, uint64_t *l
 	return ret;
 }
 
-static int apply_series_option(struct series_options *o, int id, const char *arg)
+static int apply_series_option(void *ctx, int id, const char *arg)
 {
+	struct series_options *o = ctx;
 	uint64_t lo, hi;
 	int ret = 0;
 
@@ -181,28 +182,11 @@ static int apply_series_option(struct series_options *o, int id, const char *arg
 static int parse_series_options(struct series_options *o, const struct option *table,
 				void (*usage)(FILE *), int argc, char **argv)
 {
-	int id, ret = check_whole_option_names(table, argc, argv);
+	struct command_line cl = { argv[0], table, ":ho:", usage, apply_series_option, o };
+	int ret = parse_command_line(&cl, argc, argv, NULL);
 
 	if (ret)
 		return ret;
-	opterr = 0;
-	optind = 1;
-	while ((id = getopt_long(argc, argv, ":ho:", table, NULL)) != -1) {
-		if (id == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		if (id == '?')
-			return bad("%s: unknown option '%s' (see 'iomodel %s --help')", argv[0],
-				   argv[optind - 1], argv[0]);
-		if (id == ':')
-			return bad("%s: option '%s' needs a value", argv[0], argv[optind - 1]);
-		ret = apply_series_option(o, id, optarg);
-		if (ret)
-			return ret;
-	}
-	if (optind < argc)
-		return bad("%s: unexpected argument '%s'", argv[0], argv[optind]);
 	if (o->target.direct && o->plan.min_bs % 512)
 		return bad("--bs %llu: a multiple of 512 with O_DIRECT; use --buffered for others",
 			   (unsigned long long)o->plan.min_bs);
