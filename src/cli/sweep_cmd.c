@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
@@ -86,7 +87,8 @@ void cmd_sweep_usage(FILE *f)
 	      "  --qd C[:D]           queue depths, doubling from C to D (1)\n"
 	      "  --point-time TIME    time bound of each point (2s; 600s of simulated time\n"
 	      "                       on sim: drives)\n"
-	      "  --point-ios N        IO bound of each point (5000; 20000 on sim: drives)\n"
+	      "  --point-ios N        IO bound of each point (5000; 20000 on sim: drives,\n"
+	      "                       which also stop each point after 8GiB)\n"
 	      "  --json | --csv       results as JSON (schema iomodel.sweep/1) or CSV (which\n"
 	      "                       'iomodel fit' reads); default: a table\n", f);
 }
@@ -104,7 +106,9 @@ void cmd_characterize_usage(FILE *f)
 	      "  --target T           what to measure (a scratch file " DEFAULT_SCRATCH ",\n"
 	      "                       created and removed); writing to an existing file or\n"
 	      "                       a device needs --destroy-data\n"
-	      "  --size SIZE          size of the scratch file (1GiB; 256MiB with --quick)\n"
+	      "  --size SIZE          size of a file to create (1GiB; 256MiB with --quick);\n"
+	      "                       on an existing file or device, use its first SIZE\n"
+	      "                       bytes (all of it by default)\n"
 	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
 	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
 	      "  --json               the model as JSON (schema iomodel.model/1)\n"
@@ -182,7 +186,8 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 static int parse_series_options(struct series_options *o, const struct option *table,
 				void (*usage)(FILE *), int argc, char **argv)
 {
-	struct command_line cl = { argv[0], table, ":ho:", usage, apply_series_option, o };
+	struct command_line cl = { argv[0], table, table == sweep_long_options ? ":h" : ":ho:",
+				   usage, apply_series_option, o };
 	int ret = parse_command_line(&cl, argc, argv, NULL);
 
 	if (ret)
@@ -380,7 +385,11 @@ int cmd_characterize(int argc, char **argv)
 		return status < 0 ? EXIT_OK : status;
 	if (!o.target.path)
 		o.target.path = DEFAULT_SCRATCH;
-	if (!o.target.size && strncmp(o.target.path, "sim:", 4))
+	if (!strcmp(o.target.path, "null"))
+		return bad("characterize: the null target has no drive to characterize "
+			   "(every IO completes at once)");
+	/* --size defaults only for a scratch file this command creates */
+	if (!o.target.size && strncmp(o.target.path, "sim:", 4) && access(o.target.path, F_OK))
 		o.target.size = o.quick ? 256ULL << 20 : 1ULL << 30;
 	o.target.writes = true;
 	status = open_series_target(&o, &m, stop);

@@ -45,7 +45,7 @@ static json_t *erase_block_json(const struct op_model *om)
 			 "write_str_mib_s", MIBS(e->write_bps), "read_str_mib_s", MIBS(e->read_bps),
 			 "rms_rel_residual", e->rms_rel_residual,
 			 "first_order_rms_rel_residual", e->first_order_rms,
-			 "upper_bound_mib", erase_block_upper_bound(om->two_point.penalty_s,
+			 "upper_bound_mib", erase_block_upper_bound(om->fit.penalty_s,
 								    om->fit.str_bps, e->read_bps) / MIB);
 }
 

@@ -89,9 +89,12 @@ static void print_qd(FILE *f, const struct drive_model *m)
 		if (!om->has_qd)
 			continue;
 		format_size(size, sizeof(size), om->qd_size);
-		fprintf(f, "queue depth, %s %s: QD32/QD1 gain %.2fx (QD1 %.4g ms per IO, "
-			"saturates at %.4g IOPS)\n", size, op ? "write" : "read", om->qd.gain32,
-			om->qd.t1_s * 1e3, om->qd.sat_iops);
+		fprintf(f, "queue depth, %s %s: QD32/QD1 gain %.2fx (QD1 %.4g ms per IO, ", size,
+			op ? "write" : "read", om->qd.gain32, om->qd.t1_s * 1e3);
+		if (isfinite(om->qd.sat_iops))
+			fprintf(f, "saturates at %.4g IOPS)\n", om->qd.sat_iops);
+		else
+			fprintf(f, "no saturation within the depths measured)\n");
 	}
 }
 

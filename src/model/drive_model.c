@@ -66,7 +66,8 @@ static int fit_first_order(const struct point_set *ps, enum io_op op, struct op_
 	om->has_first_order = true;
 	for (size_t i = 0; i < n; i++)
 		om->n_failing += om->residuals[i].fails;
-	if (op == IO_WRITE && read_bps > 0) {
+	/* the erase-block fit has three parameters: it needs sizes to spare */
+	if (op == IO_WRITE && read_bps > 0 && n >= ERASE_BLOCK_MIN_POINTS) {
 		ret = erase_block_fit(pts, n, read_bps, &om->erase_block, err);
 		om->has_erase_block = !ret;
 		ret = 0;	/* an erase-block fit that cannot run is no error */
@@ -83,8 +84,12 @@ static int by_size_then_qd(const void *a, const void *b)
 	return x->qd < y->qd ? -1 : x->qd > y->qd;
 }
 
-/* The random size of `op` measured at the most distinct depths (0 if none). */
-static uint64_t qd_size_of(const struct point_set *ps, enum io_op op, size_t *depths)
+/*
+ * The size of `op` measured at the most distinct depths (0 if none), among
+ * its random points, or its sequential ones when it has no random ones.
+ */
+static uint64_t qd_size_of(const struct point_set *ps, enum io_op op, bool random,
+			   size_t *depths)
 {
 	struct perf_point *pts = calloc(ps->len ? ps->len : 1, sizeof(*pts));
 	uint64_t best = 0;
@@ -94,7 +99,7 @@ static uint64_t qd_size_of(const struct point_set *ps, enum io_op op, size_t *de
 	if (!pts)
 		return 0;
 	for (size_t i = 0; i < ps->len; i++)
-		if (ps->points[i].op == op && ps->points[i].random)
+		if (ps->points[i].op == op && ps->points[i].random == random)
 			pts[n++] = ps->points[i];
 	qsort(pts, n, sizeof(*pts), by_size_then_qd);
 	for (size_t i = 0; i < n; i++) {
@@ -115,17 +120,21 @@ static int fit_qd(const struct point_set *ps, enum io_op op, struct op_model *om
 		  struct errmsg *err)
 {
 	size_t depths, n = 0;
-	uint64_t size = qd_size_of(ps, op, &depths);
+	bool random = true;
+	uint64_t size = qd_size_of(ps, op, random, &depths);
 	struct perf_point *pts;
 	int ret;
 
+	if (depths < 2)
+		size = qd_size_of(ps, op, random = false, &depths);
 	if (depths < 2)
 		return 0;
 	pts = calloc(ps->len, sizeof(*pts));
 	if (!pts)
 		return errmsg_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < ps->len; i++)
-		if (ps->points[i].op == op && ps->points[i].random && ps->points[i].size == size)
+		if (ps->points[i].op == op && ps->points[i].random == random &&
+		    ps->points[i].size == size)
 			pts[n++] = ps->points[i];
 	ret = qd_fit(pts, n, &om->qd, err);
 	free(pts);
@@ -141,7 +150,9 @@ static void choose_erase_block(struct drive_model *m)
 	const struct op_model *r = &m->op[IO_READ];
 	struct op_model *w = &m->op[IO_WRITE];
 
-	if (w->has_erase_block && w->erase_block.detected) {
+	/* a fit "detected" on data the first-order model already explains is noise */
+	if (w->has_erase_block && w->erase_block.detected &&
+	    w->erase_block.first_order_rms > ERASE_BLOCK_MIN_FIRST_ORDER_RMS) {
 		w->erase_block_bytes = w->erase_block.unit_bytes;
 		w->erase_block_method = "fit";
 	} else if (r->has_first_order && w->has_first_order && w->fit.penalty_s > 1e-3 &&

@@ -8,8 +8,8 @@
  * Which points feed which model:
  *  - first-order (and erase block): the op's points at queue depth 1, all
  *    sizes (random ones; sequential ones only when there are no random);
- *  - queue depth: the op's size measured at the most depths (random), when
- *    it has at least two depths.
+ *  - queue depth: the op's size measured at the most depths (random ones, or
+ *    sequential when there are none), when it has at least two depths.
  * An op with neither gets a note saying why; a point set where no op has
  * either is refused.
  */
@@ -51,6 +51,10 @@ struct op_model {
 };
 
 #define MERGE_SIGNATURE_RATIO 20.0
+/* The erase-block fit runs from this many QD1 write sizes on... */
+#define ERASE_BLOCK_MIN_POINTS 5
+/* ...and counts only where the first-order model misses by more than this (rms). */
+#define ERASE_BLOCK_MIN_FIRST_ORDER_RMS 0.02
 
 struct drive_model {
 	struct op_model op[2];		/* by enum io_op */

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # docs_in_step.sh — the documentation keeps up with the program:
-#  - every long option of `iomodel run --help` is described in man/iomodel.1;
-#  - every option the man page's OPTIONS section names exists in --help;
+#  - every long option of `iomodel run --help` is described in the man page's
+#    OPTIONS section, and every option that section names exists in --help;
+#  - likewise for sweep, characterize, fit and predict, each against its own
+#    section of the man page ("SWEEP OPTIONS", …; --help itself may be named
+#    there although the commands' help texts do not list it);
+#  - every command of `iomodel --help` is in the man page's SYNOPSIS and
+#    COMMANDS;
 #  - every field of the JSON of a real null run, and every CSV column, is
-#    documented in docs/json-schema.md.
+#    documented in docs/json-schema.md; so are the top-level keys of a sweep's
+#    JSON and its CSV columns, every key of a real model JSON (top level,
+#    model.read and model.write, and the objects and arrays inside them) and
+#    of a prediction, each in the section of its schema;
+#  - the fields scripts rely on exist in the model JSON and are named in the
+#    schema document and in the man page.
 # Options missing from README.md are reported as notes, not failures (the
 # README summarises; the man page is the reference).
 # Env: IOMODEL = path to the iomodel binary. Exit status: 0 pass, 1 fail, 77 skip.
@@ -35,39 +45,90 @@ roff_text() {
 		    -e 's/\\f\[[^]]*\]//g' -e 's/\\[&%]//g'
 }
 
+# man_section TITLE: the lines of the man page's section .SH TITLE (quoted or
+# not), up to the next .SH
+man_section() {
+	awk -v want="$1" '/^\.SH /{ t = substr($0, 5); gsub(/"/, "", t); f = (t == want) } f' \
+		"$work/man.txt"
+}
+
+# md_section HEADING-TEXT: the lines of docs/json-schema.md from the "## "
+# heading that contains HEADING-TEXT up to the next "## " heading
+md_section() {
+	awk -v want="$1" '/^## /{ f = index($0, want) > 0 } f' "$schema_doc"
+}
+
 # in_list WORD FILE: WORD is one of the lines of FILE
 in_list() {
 	grep -qxF -- "$1" "$2"
 }
 
-"$IOMODEL" run --help >"$work/help" 2>"$work/help.err"
-ok "run --help exits 0" [ $? -eq 0 ]
-long_options <"$work/help" >"$work/help.opts"
-ok "run --help names its options ($(wc -l <"$work/help.opts") found)" \
-	[ "$(wc -l <"$work/help.opts")" -ge 10 ]
+# documented TEXT FILE: `TEXT`, in backquotes, occurs in FILE
+# (these two are called through `ok`, which shellcheck does not follow)
+# shellcheck disable=SC2317
+documented() {
+	grep -qF -- "\`$1\`" "$2"
+}
+
+# documented_either TEXT1 TEXT2 FILE: `TEXT1` or `TEXT2` occurs in FILE
+# shellcheck disable=SC2317
+documented_either() {
+	documented "$1" "$3" || documented "$2" "$3"
+}
 
 roff_text "$man_page" >"$work/man.txt"
-long_options <"$work/man.txt" >"$work/man.opts"
-awk '/^\.SH /{ f = ($2 == "OPTIONS") } f' "$work/man.txt" | long_options >"$work/man_section.opts"
-ok "man page has an OPTIONS section that names options" [ -s "$work/man_section.opts" ]
 : >"$work/readme.opts"
 [ -f "$readme" ] && long_options <"$readme" >"$work/readme.opts"
 
-while read -r opt; do
-	ok "$opt (from run --help) is in the man page's OPTIONS" in_list "$opt" "$work/man_section.opts"
-	in_list "$opt" "$work/readme.opts" ||
-		echo "note: $opt is not mentioned in README.md"
-done <"$work/help.opts"
+# check_options COMMAND SECTION: the options of `iomodel COMMAND --help` and
+# those of the man page's section SECTION are the same (--help aside)
+check_options() {
+	local cmd=$1 section=$2 opt
+	"$IOMODEL" "$cmd" --help >"$work/help.$cmd" 2>"$work/help.$cmd.err"
+	ok "$cmd --help exits 0" [ $? -eq 0 ]
+	long_options <"$work/help.$cmd" >"$work/help.$cmd.opts"
+	ok "$cmd --help names its options ($(wc -l <"$work/help.$cmd.opts") found)" \
+		[ -s "$work/help.$cmd.opts" ]
+	man_section "$section" | long_options >"$work/man.$cmd.opts"
+	ok "man page has a $section section that names options" [ -s "$work/man.$cmd.opts" ]
+	while read -r opt; do
+		ok "$opt (from $cmd --help) is in the man page's $section" \
+			in_list "$opt" "$work/man.$cmd.opts"
+		in_list "$opt" "$work/readme.opts" ||
+			echo "note: $opt ($cmd) is not mentioned in README.md"
+	done <"$work/help.$cmd.opts"
+	while read -r opt; do
+		[ "$opt" = --help ] && [ "$cmd" != run ] && continue
+		ok "$opt (from the man page's $section) exists in $cmd --help" \
+			in_list "$opt" "$work/help.$cmd.opts"
+	done <"$work/man.$cmd.opts"
+}
 
-while read -r opt; do
-	ok "$opt (from the man page's OPTIONS) exists in run --help" in_list "$opt" "$work/help.opts"
-done <"$work/man_section.opts"
+check_options run OPTIONS
+ok "run --help names at least 10 options" [ "$(wc -l <"$work/help.run.opts")" -ge 10 ]
+check_options sweep "SWEEP OPTIONS"
+check_options characterize "CHARACTERIZE OPTIONS"
+check_options fit "FIT OPTIONS"
+check_options predict "PREDICT OPTIONS"
 
-# Every field of a real run's JSON, as the paths docs/json-schema.md uses:
-# "job.bs", "results[].lat_us.p50", "results[].timeline[].t_s".
-"$IOMODEL" run --target null --rw randrw --ios 1000 --json >"$work/run.json" 2>"$work/run.err"
-ok "null run with --json exits 0" [ $? -eq 0 ]
-python3 - "$work/run.json" >"$work/json.paths" <<'EOF'
+# Every command of `iomodel --help` is in the SYNOPSIS and has a COMMANDS entry.
+"$IOMODEL" --help | awk '/^commands:/{ f = 1; next } /^$/{ f = 0 } f && /^  [a-z]/{ print $1 }' \
+	>"$work/commands"
+ok "iomodel --help lists commands ($(wc -l <"$work/commands") found)" \
+	[ "$(wc -l <"$work/commands")" -ge 6 ]
+man_section SYNOPSIS >"$work/man.synopsis"
+man_section COMMANDS >"$work/man.commands"
+while read -r cmd; do
+	ok "command $cmd is in the man page's SYNOPSIS" grep -qE -- "iomodel $cmd( |$)" "$work/man.synopsis"
+	ok "command $cmd has an entry in the man page's COMMANDS" \
+		grep -qE -- "^\.B[IR]? \"?$cmd( |\"|$)" "$work/man.commands"
+done <"$work/commands"
+
+# json_paths FILE: every key path of the JSON document in FILE, as
+# docs/json-schema.md writes them: "job.bs", "results[].lat_us.p50",
+# "results[].timeline[].t_s".
+json_paths() {
+	python3 - "$1" <<'EOF'
 import json, sys
 
 def walk(value, path):
@@ -87,17 +148,88 @@ with open(sys.argv[1]) as f:
     paths = dict.fromkeys(walk(json.load(f), ""))
 print("\n".join(paths))
 EOF
+}
+
+# --- run ---------------------------------------------------------------------
+"$IOMODEL" run --target null --rw randrw --ios 1000 --json >"$work/run.json" 2>"$work/run.err"
+ok "null run with --json exits 0" [ $? -eq 0 ]
+json_paths "$work/run.json" >"$work/json.paths"
 ok "JSON of the null run parsed" [ -s "$work/json.paths" ]
 ok "JSON has the top-level keys of iomodel.run/1" \
 	[ "$(grep -cvF . "$work/json.paths")" -ge 10 ]
-
 while read -r path; do
-	ok "JSON field \`$path\` is documented in docs/json-schema.md" grep -qF -- "\`$path\`" "$schema_doc"
+	ok "JSON field \`$path\` is documented in docs/json-schema.md" documented "$path" "$schema_doc"
 done <"$work/json.paths"
 
 "$IOMODEL" run --target null --ios 10 --csv >"$work/run.csv" 2>"$work/csv.err"
 ok "null run with --csv exits 0" [ $? -eq 0 ]
 for column in $(head -n 1 "$work/run.csv" | tr ',' ' '); do
-	ok "CSV column \`$column\` is documented in docs/json-schema.md" grep -qF -- "\`$column\`" "$schema_doc"
+	ok "CSV column \`$column\` is documented in docs/json-schema.md" documented "$column" "$schema_doc"
 done
+
+# --- sweep -------------------------------------------------------------------
+"$IOMODEL" sweep --target null --bs 4k:8k --point-ios 10 --json >"$work/sweep.json" 2>"$work/sweep.err"
+ok "null sweep with --json exits 0" [ $? -eq 0 ]
+md_section "iomodel.sweep/1" >"$work/doc.sweep"
+ok "docs/json-schema.md has a section on iomodel.sweep/1" [ -s "$work/doc.sweep" ]
+for key in $(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))))' "$work/sweep.json"); do
+	ok "sweep JSON key \`$key\` is documented in the iomodel.sweep/1 section" documented "$key" "$work/doc.sweep"
+done
+
+"$IOMODEL" sweep --target null --bs 4k --point-ios 10 --csv >"$work/sweep.csv" 2>"$work/sweep.err"
+ok "null sweep with --csv exits 0" [ $? -eq 0 ]
+md_section "iomodel sweep --csv" >"$work/doc.sweep_csv"
+ok "docs/json-schema.md has a section on sweep --csv" [ -s "$work/doc.sweep_csv" ]
+for column in $(head -n 1 "$work/sweep.csv" | tr ',' ' '); do
+	ok "sweep CSV column \`$column\` is documented in the sweep --csv section" \
+		documented "$column" "$work/doc.sweep_csv"
+done
+
+# --- model -------------------------------------------------------------------
+# Top-level keys as themselves; keys of model.read and model.write as
+# "model.OP.key" (both directions) or "model.read.key" / "model.write.key",
+# and the same for the keys of the objects and arrays inside them.
+"$IOMODEL" characterize --target sim:wd6400aaks --json -o "$work/wd.json" \
+	>"$work/model.json" 2>"$work/model.err"
+ok "characterize of sim:wd6400aaks with --json exits 0" [ $? -eq 0 ]
+ok "characterize -o writes the same model as --json prints" cmp -s "$work/wd.json" "$work/model.json"
+md_section "iomodel.model/1" >"$work/doc.model"
+ok "docs/json-schema.md has a section on iomodel.model/1" [ -s "$work/doc.model" ]
+json_paths "$work/model.json" >"$work/model.paths"
+ok "model JSON has model.read and model.write keys" \
+	[ "$(grep -c '^model\.\(read\|write\)\.[a-z_]*$' "$work/model.paths")" -ge 20 ]
+while read -r path; do
+	case $path in
+	model.read.* | model.write.*)
+		generic=model.OP.${path#model.*.}
+		ok "model JSON field \`$path\` is documented in the iomodel.model/1 section" \
+			documented_either "$path" "$generic" "$work/doc.model"
+		;;
+	*)
+		ok "model JSON key \`$path\` is documented in the iomodel.model/1 section" \
+			documented "$path" "$work/doc.model"
+		;;
+	esac
+done <"$work/model.paths"
+
+# The fields scripts rely on: in the JSON, in the schema document, in the man page.
+for path in model.read.str_mib_s model.read.penalty_ms model.write.str_mib_s \
+	model.write.penalty_ms model.write.erase_block_mib; do
+	ok "contract field $path is in the model JSON" in_list "$path" "$work/model.paths"
+	ok "contract field \`$path\` is named in the iomodel.model/1 section" \
+		documented "$path" "$work/doc.model"
+	ok "contract field $path is named in the man page" grep -qF -- "$path" "$work/man.txt"
+done
+
+# --- prediction ----------------------------------------------------------------
+"$IOMODEL" predict --model "$work/wd.json" --rw randread --bs 48k --qd 8 --json \
+	>"$work/prediction.json" 2>"$work/prediction.err"
+ok "predict with --json exits 0" [ $? -eq 0 ]
+md_section "iomodel.prediction/1" >"$work/doc.prediction"
+ok "docs/json-schema.md has a section on iomodel.prediction/1" [ -s "$work/doc.prediction" ]
+json_paths "$work/prediction.json" >"$work/prediction.paths"
+while read -r path; do
+	ok "prediction JSON key \`$path\` is documented in the iomodel.prediction/1 section" \
+		documented "$path" "$work/doc.prediction"
+done <"$work/prediction.paths"
 finish
