@@ -38,5 +38,7 @@ int cmd_fit(int argc, char **argv);
 void cmd_fit_usage(FILE *f);
 int cmd_predict(int argc, char **argv);
 void cmd_predict_usage(FILE *f);
+int cmd_report(int argc, char **argv);
+void cmd_report_usage(FILE *f);
 
 #endif

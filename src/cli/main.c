@@ -6,6 +6,7 @@
 
 #include "commands.h"
 
+
 static void usage(FILE *f)
 {
 	fputs("usage: iomodel <command> [options]\n"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
 	      "             penalty per direction, erase block, queue-depth gain, fit\n"
 	      "  fit        fit the drive model to iomodel, fio or CSV measurements\n"
 	      "  predict    IOPS, MiB/s and latency of any workload from a model\n"
+	      "  report     one HTML file of spec sheets and charts from results and models\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
 	      "\n"
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
 		return cmd_fit(argc - 1, argv + 1);
 	if (!strcmp(cmd, "predict"))
 		return cmd_predict(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -16,6 +16,7 @@
 #include "cli/signals.h"
 #include "io/model_output.h"
 #include "model/drive_model.h"
+#include "report/report.h"
 #include "util/units.h"
 
 #define DEFAULT_SCRATCH "./iomodel-scratch.bin"
@@ -28,6 +29,8 @@ struct series_options {
 	uint64_t point_ns, point_ios;	/* 0: the target's defaults */
 	enum output_format format;
 	const char *output;		/* -o FILE (characterize) */
+	const char *report;		/* --report FILE (characterize) */
+	const char *png_dir;		/* --png-dir DIR (characterize) */
 	bool quick;
 	/* sweep only */
 	const char *rw;
@@ -36,7 +39,7 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -68,6 +71,8 @@ static const struct option characterize_long_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "png-dir", required_argument, NULL, OPT_PNG_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -112,7 +117,9 @@ void cmd_characterize_usage(FILE *f)
 	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
 	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
 	      "  --json               the model as JSON (schema iomodel.model/1)\n"
-	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
+	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
+	      "  --report FILE        also write an HTML report with the charts to FILE\n"
+	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n", f);
 }
 
 /* "A" or "A:B" sizes (or counts when `counts`), A <= B; 0 or EXIT_BAD_INPUT. */
@@ -152,6 +159,8 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
 	case 'o': o->output = arg; break;
+	case OPT_REPORT: o->report = arg; break;
+	case OPT_PNG_DIR: o->png_dir = arg; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
@@ -363,6 +372,11 @@ static int characterize_measured(const struct series_options *o, struct series *
 		return EXIT_FAILED;
 	}
 	status = print_model(o, s->m->t.path, &dm);
+	if (!status && o->report &&
+	    report_write_drive_html(o->report, o->png_dir, s->m->t.path, &dm, &s->points, &err)) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		status = EXIT_FAILED;
+	}
 	drive_model_release(&dm);
 	return status;
 }
@@ -383,6 +397,8 @@ int cmd_characterize(int argc, char **argv)
 				      argc, argv);
 	if (status)
 		return status < 0 ? EXIT_OK : status;
+	if (o.png_dir && !o.report)
+		return bad("characterize: --png-dir goes with --report");
 	if (!o.target.path)
 		o.target.path = DEFAULT_SCRATCH;
 	if (!strcmp(o.target.path, "null"))

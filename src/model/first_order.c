@@ -127,6 +127,9 @@ static int robust_line(const double *x, const double *y, const double *w, size_t
 		out->cov_ab = gsl_matrix_get(cov, 0, 1) / scale;
 		out->cov_bb = gsl_matrix_get(cov, 1, 1) / (scale * scale);
 		out->chisq = (double)(n - 2);
+		/* data the line fits exactly leave GSL's robust scale at 0: no spread */
+		if (!isfinite(out->cov_aa) || !isfinite(out->cov_bb))
+			out->cov_aa = out->cov_ab = out->cov_bb = 0;
 		ret = isfinite(out->a) && isfinite(out->b) ? 0 : -EINVAL;
 	}
 	gsl_multifit_robust_free(ws);

@@ -1,0 +1,97 @@
+/*
+ * charts.c — the table of chart kinds (charts.h) and what their builders
+ * share: which points are the QD1 size sweep, the size range of a chart,
+ * legend-only entries.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "report/charts.h"
+
+const struct chart_kind chart_kinds[] = {
+	{ "throughput-read", IO_READ,
+	  "Random reads at queue depth 1: measured throughput, the first-order model "
+	  "(access penalty + size/STR) and its asymptote, the average STR.",
+	  size_chart_wants, throughput_chart_build },
+	{ "throughput-write", IO_WRITE,
+	  "Random writes at queue depth 1: measured throughput, the first-order model "
+	  "and the STR asymptote.",
+	  size_chart_wants, throughput_chart_build },
+	{ "access-read", IO_READ,
+	  "The access tax of reads: time per IO against request size. Small requests pay "
+	  "the access penalty, large ones size/STR; the model is their sum.",
+	  size_chart_wants, access_chart_build },
+	{ "access-write", IO_WRITE,
+	  "The access tax of writes, with the erase-block merge steps where the model found "
+	  "them and the erase block it reports.",
+	  size_chart_wants, access_chart_build },
+	{ "qd-iops-read", IO_READ,
+	  "Read IOPS against IOs outstanding: measured, and the queue-depth model "
+	  "(Little's law with a saturation level).",
+	  qd_chart_wants, qd_iops_chart_build },
+	{ "qd-iops-write", IO_WRITE,
+	  "Write IOPS against IOs outstanding: measured, and the queue-depth model.",
+	  qd_chart_wants, qd_iops_chart_build },
+	{ "qd-latency-read", IO_READ,
+	  "Mean read latency against IOs outstanding (measured; model: q / IOPS(q)).",
+	  qd_chart_wants, qd_latency_chart_build },
+	{ "qd-latency-write", IO_WRITE,
+	  "Mean write latency against IOs outstanding (measured; model: q / IOPS(q)).",
+	  qd_chart_wants, qd_latency_chart_build },
+	{ "latency-cdf", IO_READ,
+	  "Latency distribution of each run: the share of IOs that completed within a "
+	  "given time, from the run's latency histogram (error at most 0.39 %).",
+	  cdf_chart_wants, cdf_chart_build },
+	{ "timeline-iops", IO_READ,
+	  "IOPS in each second of each run.",
+	  timeline_chart_wants, timeline_iops_chart_build },
+	{ "timeline-latency", IO_READ,
+	  "The highest latency in each second of each run.",
+	  timeline_chart_wants, timeline_latency_chart_build },
+};
+
+const size_t n_chart_kinds = sizeof(chart_kinds) / sizeof(chart_kinds[0]);
+
+const char *chart_op_name(enum io_op op)
+{
+	return op == IO_WRITE ? "write" : "read";
+}
+
+bool chart_is_qd1_point(const struct perf_point *p, enum io_op op, bool random)
+{
+	return p->op == op && p->qd == 1 && p->random == random && p->iops > 0 && p->size;
+}
+
+bool chart_qd1_random(const struct report_drive *d, enum io_op op)
+{
+	for (size_t i = 0; i < d->points.len; i++)
+		if (chart_is_qd1_point(&d->points.points[i], op, true))
+			return true;
+	return false;
+}
+
+bool chart_size_range(const struct report_drive *drives, size_t n, enum io_op op,
+		      double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool random = chart_qd1_random(&drives[i], op);
+
+		for (size_t j = 0; j < drives[i].points.len; j++) {
+			const struct perf_point *p = &drives[i].points.points[j];
+
+			if (!chart_is_qd1_point(p, op, random))
+				continue;
+			*lo = fmin(*lo, (double)p->size);
+			*hi = fmax(*hi, (double)p->size);
+		}
+	}
+	return *hi > 0;
+}
+
+int chart_key(struct plot_chart *c, const char *label, unsigned color, unsigned marker,
+	      enum plot_style style)
+{
+	return plot_chart_add(c, label, color, marker, style) ? 0 : -ENOMEM;
+}

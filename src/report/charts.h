@@ -1,0 +1,72 @@
+/*
+ * charts.h — the kinds of chart a report can hold, as a table: each kind
+ * says whether a drive has what it needs (`wants`) and builds its chart
+ * from the drives that do (`build`). A report draws every kind that at
+ * least one drive wants, in table order, with every such drive overlaid
+ * (drive i in colour i and marker i). A new kind of result gets a chart by
+ * adding a row to chart_kinds[] (charts.c).
+ */
+#ifndef IOMODEL_REPORT_CHARTS_H
+#define IOMODEL_REPORT_CHARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/inputs.h"
+#include "report/plot.h"
+
+struct chart_kind {
+	const char *id;		/* names its PNG file: "throughput-read" */
+	enum io_op op;		/* the direction, for the kinds drawn per direction */
+	const char *caption;	/* one sentence under the chart (HTML-safe) */
+	bool (*wants)(const struct report_drive *d, enum io_op op);
+	/* 0, or -ENOMEM; `c` is initialised by the caller */
+	int (*build)(const struct report_drive *drives, size_t n, enum io_op op,
+		     struct plot_chart *c);
+};
+
+extern const struct chart_kind chart_kinds[];
+extern const size_t n_chart_kinds;
+
+/* ---- shared by the chart builders (charts.c) ---- */
+
+/* The queue-depth-1 points the first-order model is fitted to: random, else sequential. */
+bool chart_qd1_random(const struct report_drive *d, enum io_op op);
+bool chart_is_qd1_point(const struct perf_point *p, enum io_op op, bool random);
+
+/* Smallest and largest request size measured for `op` at QD1 by any drive; false if none. */
+bool chart_size_range(const struct report_drive *drives, size_t n, enum io_op op,
+		      double *lo, double *hi);
+
+/* Add a legend-only entry. -ENOMEM or 0. */
+int chart_key(struct plot_chart *c, const char *label, unsigned color, unsigned marker,
+	      enum plot_style style);
+
+/* "read"/"write" */
+const char *chart_op_name(enum io_op op);
+
+/* charts_size.c */
+bool size_chart_wants(const struct report_drive *d, enum io_op op);
+int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			   struct plot_chart *c);
+int access_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c);
+
+/* charts_qd.c */
+bool qd_chart_wants(const struct report_drive *d, enum io_op op);
+int qd_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			struct plot_chart *c);
+int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			   struct plot_chart *c);
+
+/* charts_run.c */
+bool cdf_chart_wants(const struct report_drive *d, enum io_op op);
+int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		    struct plot_chart *c);
+bool timeline_chart_wants(const struct report_drive *d, enum io_op op);
+int timeline_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			      struct plot_chart *c);
+int timeline_latency_chart_build(const struct report_drive *drives, size_t n,
+				 enum io_op op, struct plot_chart *c);
+
+#endif

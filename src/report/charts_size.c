@@ -1,0 +1,230 @@
+/*
+ * charts_size.c — the charts against request size at queue depth 1: random
+ * throughput (MiB/s) and time per IO (the access tax), each with the
+ * measured points, the first-order model curve (first_order_seconds), its
+ * asymptotes, and for writes the erase-block model (erase_block_seconds)
+ * and the erase block the model reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "report/charts.h"
+#include "util/units.h"
+
+#define CURVE_STEPS_PER_OCTAVE 16
+
+/* What a chart plots for one IO of `size` bytes taking `seconds`. */
+typedef double (*size_y_fn)(double size, double seconds);
+
+static double y_mib_s(double size, double seconds)
+{
+	return size / seconds / MIB;
+}
+
+static double y_ms(double size, double seconds)
+{
+	(void)size;
+	return seconds * 1e3;
+}
+
+static const struct op_model *first_order_of(const struct report_drive *d, enum io_op op)
+{
+	return d->has_model && d->model.op[op].has_first_order ? &d->model.op[op] : NULL;
+}
+
+bool size_chart_wants(const struct report_drive *d, enum io_op op)
+{
+	bool random = chart_qd1_random(d, op);
+
+	if (first_order_of(d, op))
+		return true;
+	for (size_t i = 0; i < d->points.len; i++)
+		if (chart_is_qd1_point(&d->points.points[i], op, random))
+			return true;
+	return false;
+}
+
+/* The drive's legend entry and its measured points; *any says if it had points. */
+static int add_measured(struct plot_chart *c, const struct report_drive *d, unsigned i,
+			enum io_op op, size_y_fn y, bool has_model)
+{
+	bool random = chart_qd1_random(d, op), any = false;
+	struct plot_series *s;
+	int ret = 0;
+
+	for (size_t j = 0; j < d->points.len; j++)
+		any |= chart_is_qd1_point(&d->points.points[j], op, random);
+	if (chart_key(c, d->label, i, i, any && has_model ? PLOT_LINE_MARKS
+				     : any ? PLOT_MARKS : PLOT_LINE))
+		return -ENOMEM;
+	s = plot_chart_add(c, NULL, i, i, PLOT_MARKS);
+	if (!s)
+		return -ENOMEM;
+	for (size_t j = 0; j < d->points.len && !ret; j++) {
+		const struct perf_point *p = &d->points.points[j];
+
+		if (chart_is_qd1_point(p, op, random))
+			ret = plot_series_push(s, (double)p->size, y((double)p->size, 1 / p->iops));
+	}
+	return ret;
+}
+
+/* The first-order model from lo to hi bytes. */
+static int add_model(struct plot_chart *c, const struct op_model *om, unsigned i, double lo,
+		     double hi, size_y_fn y)
+{
+	struct plot_series *s = plot_chart_add(c, NULL, i, i, PLOT_LINE);
+	int ret = s ? 0 : -ENOMEM;
+
+	for (double e = log2(lo); s && e <= log2(hi) + 1e-9 && !ret; e += 1.0 / 8) {
+		double size = exp2(e);
+
+		ret = plot_series_push(s, size, y(size, first_order_seconds(&om->fit,
+								      (uint64_t)size)));
+	}
+	return ret;
+}
+
+/* The erase-block model: steps where writes start to cover whole units. */
+static int add_erase_block(struct plot_chart *c, const struct op_model *om, unsigned i,
+			   double lo, double hi, size_y_fn y)
+{
+	struct plot_series *s = plot_chart_add(c, NULL, i, i, PLOT_DOTTED);
+	int ret = s ? 0 : -ENOMEM;
+
+	for (double e = log2(lo); s && e <= log2(hi) + 1e-9 && !ret;
+	     e += 1.0 / CURVE_STEPS_PER_OCTAVE) {
+		uint64_t size = (uint64_t)round(exp2(e) / 512) * 512;
+
+		if (size)
+			ret = plot_series_push(s, (double)size,
+					       y((double)size, erase_block_seconds(&om->erase_block,
+										   size, size)));
+	}
+	return ret;
+}
+
+static int add_line(struct plot_chart *c, unsigned i, enum plot_style style, double x0,
+		    double y0, double x1, double y1)
+{
+	struct plot_series *s = plot_chart_add(c, NULL, i, i, style);
+
+	if (!s || plot_series_push(s, x0, y0) || plot_series_push(s, x1, y1))
+		return -ENOMEM;
+	return 0;
+}
+
+static int throughput_drive(struct plot_chart *c, const struct report_drive *d, unsigned i,
+			    enum io_op op, double lo, double hi, bool *modelled)
+{
+	const struct op_model *om = first_order_of(d, op);
+	int ret = add_measured(c, d, i, op, y_mib_s, om != NULL);
+
+	*modelled |= om != NULL;
+
+	if (!ret && om)
+		ret = add_model(c, om, i, lo, hi, y_mib_s);
+	if (!ret && om)
+		ret = add_line(c, i, PLOT_DASHED, lo, om->fit.str_bps / MIB, hi,
+			       om->fit.str_bps / MIB);
+	return ret;
+}
+
+static void size_axes(struct plot_chart *c, const struct report_drive *drives, size_t n,
+		      enum io_op op, double *lo, double *hi)
+{
+	plot_axis_set(&c->x, PLOT_LOG2_BYTES, "request size (bytes, log scale)");
+	if (!chart_size_range(drives, n, op, lo, hi)) {
+		*lo = 512;
+		*hi = 512 * MIB;
+	}
+}
+
+int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			   struct plot_chart *c)
+{
+	bool modelled = false;
+	double lo, hi;
+	int ret = 0;
+
+	snprintf(c->title, sizeof(c->title), "Random %s throughput against request size, QD1",
+		 chart_op_name(op));
+	size_axes(c, drives, n, op, &lo, &hi);
+	plot_axis_set(&c->y, PLOT_LOG10, "throughput (MiB/s, log scale)");
+	for (size_t i = 0; i < n && !ret; i++)
+		if (size_chart_wants(&drives[i], op))
+			ret = throughput_drive(c, &drives[i], (unsigned)i, op, lo, hi, &modelled);
+	if (!ret && modelled)
+		ret = chart_key(c, "model: penalty + size/STR", PLOT_BLACK, 0, PLOT_LINE);
+	if (!ret && modelled)
+		ret = chart_key(c, "average STR (asymptote)", PLOT_BLACK, 0, PLOT_DASHED);
+	return ret;
+}
+
+static int erase_block_mark(struct plot_chart *c, const struct report_drive *d, unsigned i,
+			    const struct op_model *om)
+{
+	char label[192], size[32];
+
+	if (!om->erase_block_method || !(om->erase_block_bytes > 0))
+		return 0;
+	if (om->erase_block_bytes >= MIB)
+		snprintf(size, sizeof(size), "%.3g MiB", om->erase_block_bytes / MIB);
+	else
+		snprintf(size, sizeof(size), "%.3g KiB", om->erase_block_bytes / 1024);
+	snprintf(label, sizeof(label), "erase block %s (%s)", size, d->label);
+	plot_chart_mark(c, om->erase_block_bytes, label, i);
+	return 0;
+}
+
+static int access_drive(struct plot_chart *c, const struct report_drive *d, unsigned i,
+			enum io_op op, double lo, double hi, bool *modelled, bool *steps)
+{
+	const struct op_model *om = first_order_of(d, op);
+	int ret = add_measured(c, d, i, op, y_ms, om != NULL);
+
+	*modelled |= om != NULL;
+
+	if (!ret && om)
+		ret = add_model(c, om, i, lo, hi, y_ms);
+	if (!ret && om)		/* the asymptotes: the penalty, and size / STR */
+		ret = add_line(c, i, PLOT_DASHED, lo, om->fit.penalty_s * 1e3, hi,
+			       om->fit.penalty_s * 1e3);
+	if (!ret && om) {	/* from a tenth of the penalty on: the knee, not the dust */
+		double x0 = fmax(lo, fmin(hi, om->fit.penalty_s * om->fit.str_bps / 10));
+
+		ret = add_line(c, i, PLOT_DASHED, x0, x0 / om->fit.str_bps * 1e3, hi,
+			       hi / om->fit.str_bps * 1e3);
+	}
+	if (!ret && om && op == IO_WRITE && om->has_erase_block && om->erase_block.detected) {
+		ret = add_erase_block(c, om, i, lo, hi, y_ms);
+		*steps = true;
+	}
+	if (!ret && om && op == IO_WRITE)
+		ret = erase_block_mark(c, d, i, om);
+	return ret;
+}
+
+int access_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c)
+{
+	bool modelled = false, steps = false;
+	double lo, hi;
+	int ret = 0;
+
+	snprintf(c->title, sizeof(c->title), "Time per random %s against request size, QD1",
+		 chart_op_name(op));
+	size_axes(c, drives, n, op, &lo, &hi);
+	plot_axis_set(&c->y, PLOT_LOG10, "time per IO (ms, log scale)");
+	for (size_t i = 0; i < n && !ret; i++)
+		if (size_chart_wants(&drives[i], op))
+			ret = access_drive(c, &drives[i], (unsigned)i, op, lo, hi, &modelled, &steps);
+	if (!ret && modelled)
+		ret = chart_key(c, "model: penalty + size/STR", PLOT_BLACK, 0, PLOT_LINE);
+	if (!ret && modelled)
+		ret = chart_key(c, "asymptotes: penalty, size/STR", PLOT_BLACK, 0, PLOT_DASHED);
+	if (!ret && steps)
+		ret = chart_key(c, "model with erase-block merges", PLOT_BLACK, 0, PLOT_DOTTED);
+	return ret;
+}

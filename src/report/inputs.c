@@ -1,0 +1,286 @@
+/*
+ * inputs.c — one input file of a report into a `struct report_drive`:
+ * a model file through model_load_file() (completed by report_model.c),
+ * anything else through import_points_text() with the model fitted on the
+ * fly, and for iomodel run results their latency histograms (as a CDF) and
+ * per-second timelines.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "io/import.h"
+#include "io/model_output.h"
+#include "report/inputs.h"
+
+static int read_file(const char *path, char **text, size_t *len, struct errmsg *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t alloc = 1 << 16, n = 0;
+	char *buf = NULL, *p;
+	int e = 0;
+
+	if (!f)
+		return errmsg_set(err, errno == ENOENT ? -ENOENT : -EIO, "%s: %s", path,
+				  strerror(errno));
+	for (;;) {
+		p = realloc(buf, alloc);
+		if (!p) {
+			e = ENOMEM;
+			break;
+		}
+		buf = p;
+		n += fread(buf + n, 1, alloc - n, f);
+		if (n < alloc)
+			break;
+		alloc *= 2;
+	}
+	if (!e && ferror(f))
+		e = errno ? errno : EIO;
+	fclose(f);
+	if (e) {
+		free(buf);
+		return errmsg_set(err, e == ENOMEM ? -ENOMEM : -EIO, "%s: %s", path, strerror(e));
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* "dir/ocz.json" -> "ocz" */
+static void file_stem(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+
+	snprintf(out, len, "%.*s", (int)n, base);
+}
+
+static int load_model(struct report_drive *d, const char *path, const json_t *root,
+		      struct errmsg *err)
+{
+	const json_t *model = json_object_get(root, "model");
+	const char *source = json_string_value(json_object_get(root, "source"));
+	int ret = model_load_file(path, &d->model, err);
+
+	for (int op = IO_READ; op <= IO_WRITE && !ret; op++) {
+		struct op_model *om = &d->model.op[op];
+
+		ret = report_model_complete(om, (enum io_op)op, json_object_get(model,
+					    op == IO_READ ? "read" : "write"), &d->points);
+		if (ret)
+			errmsg_set(err, ret, "%s: out of memory", path);
+		d->has_model |= om->has_first_order || om->has_qd;
+	}
+	if (ret)
+		return ret;
+	if (!d->has_model)
+		snprintf(d->model_note, sizeof(d->model_note), "the model file has no model");
+	if (source && *source)
+		snprintf(d->label, sizeof(d->label), "%s", source);
+	snprintf(d->origin, sizeof(d->origin), "%s (iomodel model)", path);
+	return 0;
+}
+
+/* results[i].histogram.buckets as a cumulative distribution. */
+static int load_cdf(struct run_record *r, const json_t *buckets)
+{
+	size_t n = json_array_size(buckets);
+	double total = 0, seen = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += json_number_value(json_array_get(json_array_get(buckets, i), 2));
+	if (!n || !(total > 0))
+		return 0;
+	r->cdf_us = malloc((n + 1) * sizeof(double));
+	r->cdf_pct = malloc((n + 1) * sizeof(double));
+	if (!r->cdf_us || !r->cdf_pct)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *b = json_array_get(buckets, i);
+		double low = json_number_value(json_array_get(b, 0));
+		double width = json_number_value(json_array_get(b, 1));
+
+		if (i == 0) {
+			r->cdf_us[r->n_cdf] = low / 1e3;
+			r->cdf_pct[r->n_cdf++] = 0;
+		}
+		seen += json_number_value(json_array_get(b, 2));
+		r->cdf_us[r->n_cdf] = (low + width) / 1e3;
+		r->cdf_pct[r->n_cdf++] = 100 * seen / total;
+	}
+	return 0;
+}
+
+static int load_timeline(struct run_record *r, const json_t *tl)
+{
+	size_t n = json_array_size(tl);
+
+	if (!n)
+		return 0;
+	r->tl_t_s = malloc(n * sizeof(double));
+	r->tl_iops = malloc(n * sizeof(double));
+	r->tl_mib_s = malloc(n * sizeof(double));
+	r->tl_max_lat_us = malloc(n * sizeof(double));
+	if (!r->tl_t_s || !r->tl_iops || !r->tl_mib_s || !r->tl_max_lat_us)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(tl, i);
+
+		/* the second (t, t + seconds]: plotted at its end */
+		r->tl_t_s[i] = json_number_value(json_object_get(e, "t_s")) +
+			       json_number_value(json_object_get(e, "seconds"));
+		r->tl_iops[i] = json_number_value(json_object_get(e, "iops"));
+		r->tl_mib_s[i] = json_number_value(json_object_get(e, "mib_s"));
+		r->tl_max_lat_us[i] = json_number_value(json_object_get(e, "max_lat_us"));
+	}
+	r->n_tl = n;
+	return 0;
+}
+
+static int load_run_record(struct run_record *r, const json_t *job, const json_t *res)
+{
+	static const char *const lat_keys[8] = { "min", "mean", "p50", "p90", "p95", "p99",
+						  "p999", "max" };
+	const json_t *lat = json_object_get(res, "lat_us");
+	int ret;
+
+	r->op = strcmp(json_string_value(json_object_get(res, "op")) ?: "", "write")
+		? IO_READ : IO_WRITE;
+	r->random = json_is_true(json_object_get(job, "random"));
+	r->bs = (uint64_t)json_number_value(json_object_get(job, "bs"));
+	r->qd = (unsigned)json_number_value(json_object_get(job, "qd"));
+	r->ios = (uint64_t)json_number_value(json_object_get(res, "ios"));
+	r->iops = json_number_value(json_object_get(res, "iops"));
+	r->mib_s = json_number_value(json_object_get(res, "mib_s"));
+	for (int i = 0; i < 8; i++)
+		r->lat_us[i] = json_number_value(json_object_get(lat, lat_keys[i]));
+	ret = load_cdf(r, json_object_get(json_object_get(res, "histogram"), "buckets"));
+	return ret ? ret : load_timeline(r, json_object_get(res, "timeline"));
+}
+
+static int load_runs(struct report_drive *d, const json_t *root)
+{
+	const json_t *results = json_object_get(root, "results");
+	size_t n = json_array_size(results);
+
+	if (!n)
+		return 0;
+	d->runs = calloc(n, sizeof(*d->runs));
+	if (!d->runs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *res = json_array_get(results, i);
+		int ret;
+
+		if (json_number_value(json_object_get(res, "ios")) <= 0)
+			continue;
+		ret = load_run_record(&d->runs[d->n_runs++], json_object_get(root, "job"), res);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static const char *results_kind(const json_t *root, const char *schema)
+{
+	if (schema && !strcmp(schema, "iomodel.run/1"))
+		return "iomodel run";
+	if (schema && !strcmp(schema, "iomodel.sweep/1"))
+		return "iomodel sweep";
+	if (root)
+		return "fio";
+	return "measurements";
+}
+
+static int load_results(struct report_drive *d, const char *path, const char *text,
+			size_t len, const json_t *root, struct errmsg *err)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	struct errmsg fit_err;
+	int ret = import_points_text(&d->points, path, text, len, err);
+
+	if (ret)
+		return ret;
+	if (schema && !strcmp(schema, "iomodel.run/1") && load_runs(d, root))
+		return errmsg_set(err, -ENOMEM, "%s: out of memory", path);
+	snprintf(d->origin, sizeof(d->origin), "%s (%s)", path, results_kind(root, schema));
+	if (drive_model_fit(&d->points, &d->model, &fit_err))
+		snprintf(d->model_note, sizeof(d->model_note), "%s", fit_err.text);
+	else
+		d->has_model = true;
+	return 0;
+}
+
+int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err)
+{
+	const char *schema;
+	json_error_t jerr;
+	json_t *root = NULL;
+	size_t len = 0;
+	char *text = NULL;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	point_set_init(&d->points);
+	file_stem(path, d->label, sizeof(d->label));
+	ret = read_file(path, &text, &len, err);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, 0, &jerr);		/* NULL: CSV, fio with notes, or broken */
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (schema && !strcmp(schema, "iomodel.model/1"))
+		ret = load_model(d, path, root, err);
+	else
+		ret = load_results(d, path, text, len, root, err);
+	json_decref(root);
+	free(text);
+	if (ret)
+		report_drive_release(d);
+	return ret;
+}
+
+int report_drive_copy(struct report_drive *d, const char *label, const struct drive_model *m,
+		      const struct point_set *ps, struct errmsg *err)
+{
+	memset(d, 0, sizeof(*d));
+	point_set_init(&d->points);
+	snprintf(d->label, sizeof(d->label), "%s", label && *label ? label : "drive");
+	snprintf(d->origin, sizeof(d->origin), "this run's measurements");
+	for (size_t i = 0; ps && i < ps->len; i++)
+		if (point_set_add(&d->points, &ps->points[i]))
+			goto nomem;
+	if (m && report_model_copy(&d->model, m))
+		goto nomem;
+	d->has_model = m != NULL;
+	if (!m && ps && !drive_model_fit(&d->points, &d->model, NULL))
+		d->has_model = true;
+	return 0;
+nomem:
+	report_drive_release(d);
+	return errmsg_set(err, -ENOMEM, "report: out of memory");
+}
+
+static void run_record_release(struct run_record *r)
+{
+	free(r->cdf_us);
+	free(r->cdf_pct);
+	free(r->tl_t_s);
+	free(r->tl_iops);
+	free(r->tl_mib_s);
+	free(r->tl_max_lat_us);
+}
+
+void report_drive_release(struct report_drive *d)
+{
+	for (size_t i = 0; i < d->n_runs; i++)
+		run_record_release(&d->runs[i]);
+	free(d->runs);
+	drive_model_release(&d->model);
+	point_set_release(&d->points);
+	memset(d, 0, sizeof(*d));
+}

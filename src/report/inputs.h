@@ -1,0 +1,73 @@
+/*
+ * inputs.h — what a report shows of one drive, whatever it came from: a
+ * model file (iomodel.model/1), measurements (iomodel run or sweep JSON,
+ * fio JSON, CSV) with the model fitted to them where they allow, or a model
+ * and points handed over in memory (characterize). For report/ only.
+ *
+ * A drive is one entry of the legends and of the spec sheet: its points
+ * (at every size and queue depth measured), its model, and for iomodel run
+ * results their latency distributions and timelines.
+ */
+#ifndef IOMODEL_REPORT_INPUTS_H
+#define IOMODEL_REPORT_INPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/drive_model.h"
+#include "model/points.h"
+#include "util/errmsg.h"
+
+/* One element of results[] of an iomodel run: one operation type. */
+struct run_record {
+	enum io_op op;
+	bool random;
+	uint64_t bs;
+	unsigned qd;
+	uint64_t ios;
+	double iops, mib_s;
+	double lat_us[8];		/* min, mean, p50, p90, p95, p99, p99.9, max */
+	double *cdf_us, *cdf_pct;	/* bucket upper edge (µs), % of IOs at or below */
+	size_t n_cdf;
+	double *tl_t_s, *tl_iops, *tl_mib_s, *tl_max_lat_us;	/* timeline, by second */
+	size_t n_tl;
+};
+
+struct report_drive {
+	char label[128];		/* legend and table: the model's source or file stem */
+	char origin[320];		/* "ocz.json (iomodel model)" */
+	bool has_model;
+	struct drive_model model;	/* owned; valid when has_model */
+	char model_note[512];		/* why there is no model, or "" */
+	struct point_set points;	/* owned: every measured point */
+	struct run_record *runs;	/* owned */
+	size_t n_runs;
+};
+
+/*
+ * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with
+ * one line in `err` that starts with the path.
+ */
+int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err);
+
+/* Copy a model and/or points (either may be NULL, not both) into `d`. */
+int report_drive_copy(struct report_drive *d, const char *label, const struct drive_model *m,
+		      const struct point_set *ps, struct errmsg *err);
+
+void report_drive_release(struct report_drive *d);
+
+/*
+ * Fill the rest of a model read from a model file (`root`, its JSON object
+ * model.read or model.write) that model_load_file() leaves out: confidence
+ * intervals, two-point figures, fit quality, erase block, queue depth and
+ * the points fitted (appended to `ps` too). report_model.c.
+ */
+struct json_t;
+int report_model_complete(struct op_model *om, enum io_op op, const struct json_t *o,
+			  struct point_set *ps);
+
+/* Deep copy of a drive model. 0 or -ENOMEM. report_model.c. */
+int report_model_copy(struct drive_model *dst, const struct drive_model *src);
+
+#endif

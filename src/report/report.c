@@ -1,0 +1,258 @@
+/*
+ * report.c — the report of report.h: its drives, and writing the HTML file
+ * (html.c) with one figure per chart kind that some drive has data for
+ * (charts.h), each rendered by PLplot (plot.h) to a temporary SVG file
+ * that is inlined and removed. The HTML goes to a temporary file beside
+ * its destination (PATH.PID.tmp) and is renamed over it only when complete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/charts.h"
+#include "report/html.h"
+#include "report/inputs.h"
+#include "report/report.h"
+
+struct report {
+	struct report_drive *drives;
+	size_t n, alloc;
+};
+
+int report_new(struct report **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void report_free(struct report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		report_drive_release(&r->drives[i]);
+	free(r->drives);
+	free(r);
+}
+
+/* Room for one more drive: 0 or -ENOMEM. */
+static int report_grow(struct report *r, struct errmsg *err)
+{
+	struct report_drive *d;
+	size_t alloc;
+
+	if (r->n < r->alloc)
+		return 0;
+	alloc = r->alloc ? 2 * r->alloc : 4;
+	d = realloc(r->drives, alloc * sizeof(*d));
+	if (!d)
+		return errmsg_set(err, -ENOMEM, "report: out of memory");
+	r->drives = d;
+	r->alloc = alloc;
+	return 0;
+}
+
+/* Keep legend labels apart: a second "sim:ocz-core" becomes "sim:ocz-core #2". */
+static void unique_label(struct report *r, struct report_drive *d)
+{
+	char base[sizeof(d->label)];
+	unsigned k = 1;
+
+	snprintf(base, sizeof(base), "%s", d->label);
+	for (size_t i = 0; i < r->n; i++) {
+		if (strcmp(r->drives[i].label, d->label))
+			continue;
+		snprintf(d->label, sizeof(d->label), "%.100s #%u", base, ++k);
+		i = (size_t)-1;		/* check the new label against all again */
+	}
+}
+
+int report_add_file(struct report *r, const char *path, struct errmsg *err)
+{
+	int ret = report_grow(r, err);
+
+	if (!ret)
+		ret = report_drive_load(&r->drives[r->n], path, err);
+	if (ret)
+		return ret;
+	unique_label(r, &r->drives[r->n]);
+	r->n++;
+	return 0;
+}
+
+int report_add_drive(struct report *r, const char *label, const struct drive_model *m,
+		     const struct point_set *ps, struct errmsg *err)
+{
+	int ret;
+
+	if (!m && (!ps || !ps->len))
+		return errmsg_set(err, -EINVAL, "report: a drive needs a model or points");
+	ret = report_grow(r, err);
+	if (!ret)
+		ret = report_drive_copy(&r->drives[r->n], label, m, ps, err);
+	if (ret)
+		return ret;
+	unique_label(r, &r->drives[r->n]);
+	r->n++;
+	return 0;
+}
+
+/* The whole of a (small) file, NUL-terminated. */
+static int slurp(const char *path, char **out, size_t *len, struct errmsg *err)
+{
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		int e = errno;
+
+		if (f)
+			fclose(f);
+		return errmsg_set(err, -e, "cannot read '%s': %s", path, strerror(e));
+	}
+	*out = malloc((size_t)size + 1);
+	*len = *out ? fread(*out, 1, (size_t)size, f) : 0;
+	fclose(f);
+	if (!*out)
+		return errmsg_set(err, -ENOMEM, "report: out of memory");
+	(*out)[*len] = '\0';
+	return 0;
+}
+
+/* Render a chart to a temporary SVG file and inline it as figure `n`. */
+static int inline_svg(FILE *html, const struct plot_chart *c, unsigned n, const char *caption,
+		      struct errmsg *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char path[4096], *svg = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/iomodel-chart-XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return errmsg_set(err, -errno, "cannot create a temporary file in '%s': %s",
+				  tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+	close(fd);
+	ret = plot_render(c, PLOT_SVG, path, err);
+	if (!ret)
+		ret = slurp(path, &svg, &len, err);
+	unlink(path);
+	if (!ret)
+		html_figure(html, n, caption, svg, len);
+	free(svg);
+	return ret;
+}
+
+static int write_png(const char *png_dir, const struct chart_kind *k, unsigned n,
+		     const struct plot_chart *c, struct errmsg *err)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s/%02u-%s.png", png_dir, n, k->id) >= (int)sizeof(path))
+		return errmsg_set(err, -ENAMETOOLONG, "'%s': name too long", png_dir);
+	return plot_render(c, PLOT_PNG, path, err);
+}
+
+/* Every chart kind some drive wants, as figures 1, 2, ... */
+static int write_charts(const struct report *r, FILE *html, const char *png_dir,
+			struct errmsg *err)
+{
+	unsigned figure = 0;
+	int ret = 0;
+
+	html_charts_heading(html);
+	for (size_t k = 0; k < n_chart_kinds && !ret; k++) {
+		const struct chart_kind *kind = &chart_kinds[k];
+		struct plot_chart c;
+		bool wanted = false;
+
+		for (size_t i = 0; i < r->n; i++)
+			wanted |= kind->wants(&r->drives[i], kind->op);
+		if (!wanted)
+			continue;
+		plot_chart_init(&c, kind->id);
+		ret = kind->build(r->drives, r->n, kind->op, &c);
+		if (ret)
+			errmsg_set(err, ret, "report: chart '%s': out of memory", kind->id);
+		if (!ret && plot_chart_has_data(&c)) {
+			figure++;
+			ret = inline_svg(html, &c, figure, kind->caption, err);
+			if (!ret && png_dir)
+				ret = write_png(png_dir, kind, figure, &c, err);
+		}
+		plot_chart_release(&c);
+	}
+	return ret;
+}
+
+static int prepare(const struct report *r, const char *png_dir, struct errmsg *err)
+{
+	int ret;
+
+	if (!r->n)
+		return errmsg_set(err, -EINVAL, "report: no drive to report on");
+	ret = plot_format_check(PLOT_SVG, err);
+	if (!ret && png_dir)
+		ret = plot_format_check(PLOT_PNG, err);
+	if (!ret && png_dir && mkdir(png_dir, 0777) && errno != EEXIST)
+		ret = errmsg_set(err, -errno, "cannot create '%s': %s", png_dir, strerror(errno));
+	return ret;
+}
+
+int report_write_html(const struct report *r, const char *path, const char *png_dir,
+		      struct errmsg *err)
+{
+	char tmp[4096];
+	FILE *f = NULL;
+	int fd, ret = prepare(r, png_dir, err);
+
+	if (ret)
+		return ret;
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp))
+		return errmsg_set(err, -ENAMETOOLONG, "'%s': name too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		ret = errmsg_set(err, -errno, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return ret;
+	}
+	html_begin(f, r->drives, r->n);
+	html_spec_sheet(f, r->drives, r->n);
+	html_run_table(f, r->drives, r->n);
+	ret = write_charts(r, f, png_dir, err);
+	html_end(f);
+	if (fflush(f) && !ret)
+		ret = errmsg_set(err, -errno, "cannot write '%s': %s", path, strerror(errno));
+	if (fclose(f) && !ret)
+		ret = errmsg_set(err, -errno, "cannot write '%s': %s", path, strerror(errno));
+	if (!ret && rename(tmp, path))
+		ret = errmsg_set(err, -errno, "cannot write '%s': %s", path, strerror(errno));
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int report_write_drive_html(const char *path, const char *png_dir, const char *label,
+			    const struct drive_model *m, const struct point_set *ps,
+			    struct errmsg *err)
+{
+	struct report *r;
+	int ret = report_new(&r);
+
+	if (ret)
+		return errmsg_set(err, ret, "report: out of memory");
+	ret = report_add_drive(r, label, m, ps, err);
+	if (!ret)
+		ret = report_write_html(r, path, png_dir, err);
+	report_free(r);
+	return ret;
+}

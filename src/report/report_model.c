@@ -1,0 +1,152 @@
+/*
+ * report_model.c — the parts of a drive model a report shows that
+ * model_load_file() does not read back (it reads what predictions need):
+ * confidence intervals, two-point figures, fit quality, erase block,
+ * queue-depth gain and the points fitted; and a deep copy of a model.
+ * Missing or null fields are left at zero or infinity: a report shows what
+ * the file has.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report/inputs.h"
+#include "util/units.h"
+
+/* The number at `key`, or `dflt` when absent or not a number. */
+static double num(const json_t *o, const char *key, double dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* Element i of the array at `key`, as a number, or `dflt`. */
+static double num_i(const json_t *o, const char *key, size_t i, double dflt)
+{
+	json_t *v = json_array_get(json_object_get(o, key), i);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static void complete_first_order(struct op_model *om, const json_t *o)
+{
+	const json_t *tp = json_object_get(o, "two_point");
+	struct first_order *f = &om->fit;
+
+	f->str_lo_bps = num_i(o, "str_ci_mib_s", 0, f->str_bps / MIB) * MIB;
+	f->str_hi_bps = num_i(o, "str_ci_mib_s", 1, INFINITY) * MIB;
+	f->penalty_lo_s = num_i(o, "penalty_ci_ms", 0, f->penalty_s * 1e3) / 1e3;
+	f->penalty_hi_s = num_i(o, "penalty_ci_ms", 1, f->penalty_s * 1e3) / 1e3;
+	f->rms_rel_residual = num(o, "rms_rel_residual", NAN);
+	if (json_is_object(tp)) {
+		om->two_point.str_bps = num(tp, "str_mib_s", 0) * MIB;
+		om->two_point.penalty_s = num(tp, "penalty_ms", 0) / 1e3;
+		om->two_point_sizes[0] = (uint64_t)num_i(tp, "size_bytes", 0, 0);
+		om->two_point_sizes[1] = (uint64_t)num_i(tp, "size_bytes", 1, 0);
+	}
+}
+
+static void complete_erase_block(struct op_model *om, const json_t *o)
+{
+	const char *method = json_string_value(json_object_get(o, "erase_block_method"));
+
+	om->erase_block_bytes = num(o, "erase_block_mib", 0) * MIB;
+	if (method && !strcmp(method, "fit"))
+		om->erase_block_method = "fit";
+	else if (method && !strcmp(method, "penalty bound"))
+		om->erase_block_method = "penalty bound";
+	else
+		om->erase_block_method = NULL;
+}
+
+static void complete_queue_depth(struct op_model *om, const json_t *o)
+{
+	const json_t *qd = json_object_get(o, "queue_depth");
+
+	if (!om->has_qd || !json_is_object(qd))
+		return;
+	om->qd_size = (uint64_t)num(qd, "size_bytes", 0);
+	om->qd.gain32 = num(qd, "gain_qd32", NAN);
+	om->qd.rms_rel_residual = num(qd, "rms_rel_residual", NAN);
+}
+
+/* The points of model.<op>.points[] into the op model and the point set. */
+static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
+			   struct point_set *ps)
+{
+	const json_t *arr = json_object_get(o, "points");
+	size_t n = json_array_size(arr);
+
+	if (!n)
+		return 0;
+	om->points = calloc(n, sizeof(*om->points));
+	om->residuals = calloc(n, sizeof(*om->residuals));
+	if (!om->points || !om->residuals)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *p = json_array_get(arr, i);
+		struct perf_point pt = { .op = op, .random = true, .qd = 1 };
+		double predicted = num(p, "predicted_iops", 0);
+
+		pt.size = (uint64_t)num(p, "size_bytes", 0);
+		pt.iops = num(p, "iops", 0);
+		if (!pt.size || !(pt.iops > 0))
+			continue;
+		om->residuals[om->n_points].predicted_s = predicted > 0 ? 1 / predicted : NAN;
+		om->residuals[om->n_points].rel_residual = num(p, "rel_residual", NAN);
+		om->residuals[om->n_points].fails = json_is_true(json_object_get(p, "model_fails"));
+		om->n_failing += om->residuals[om->n_points].fails;
+		om->points[om->n_points++] = pt;
+		if (point_set_add(ps, &pt))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int report_model_complete(struct op_model *om, enum io_op op, const json_t *o,
+			  struct point_set *ps)
+{
+	if (!json_is_object(o))
+		return 0;
+	if (om->has_first_order)
+		complete_first_order(om, o);
+	if (op == IO_WRITE)
+		complete_erase_block(om, o);
+	complete_queue_depth(om, o);
+	return complete_points(om, op, o, ps);
+}
+
+static void *dup_array(const void *src, size_t n, size_t size, int *ret)
+{
+	void *p;
+
+	if (!src || !n)
+		return NULL;
+	p = malloc(n * size);
+	if (!p) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	return memcpy(p, src, n * size);
+}
+
+int report_model_copy(struct drive_model *dst, const struct drive_model *src)
+{
+	int ret = 0;
+
+	*dst = *src;
+	for (int op = 0; op < 2; op++) {
+		struct op_model *d = &dst->op[op];
+		const struct op_model *s = &src->op[op];
+
+		d->points = dup_array(s->points, s->n_points, sizeof(*s->points), &ret);
+		d->residuals = dup_array(s->residuals, s->n_points, sizeof(*s->residuals), &ret);
+	}
+	if (ret)
+		drive_model_release(dst);
+	return ret;
+}
