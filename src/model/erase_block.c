@@ -29,6 +29,7 @@
  * best (multiples of 2^9 .. 2^24 bytes) are tried: E[] depends on
  * gcd(align, C), so the error is jagged in C and real units are round.
  */
+#include "util/arith.h"
 #include "model/erase_block.h"
 
 #include <errno.h>
@@ -43,16 +44,6 @@
 #define EB_GRID_STEP 1.01
 #define EB_MAX_UNIT 9007199254740992.0	/* 2^53: C stays exact in a double */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 static uint64_t unit_to_bytes(double unit_bytes)
 {
@@ -68,7 +59,7 @@ double erase_block_expected_merges(uint64_t size, uint64_t align, double unit_by
 	if (size == 0 || !(unit_bytes > 0))
 		return 0;
 	c = unit_to_bytes(unit_bytes);
-	g = gcd64(align ? align : 512, c);
+	g = gcd_u64(align ? align : 512, c);
 	m = c / g;
 	if (size <= c) {
 		uint64_t n1 = (c - size) / g + 1;

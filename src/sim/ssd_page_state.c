@@ -23,19 +23,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "util/arith.h"
 #include "sim/ssd_dev.h"
 #include "util/rng.h"
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 /* Sum over j < k of ppb * e^(-lambda j). */
 static double profile_sum(double ppb, double k, double lambda)
@@ -130,7 +121,7 @@ static int lay_out_used(struct ssd_dev *d, uint64_t keep, uint64_t seed)
 	dl.next = rng_below(&r, dl.users);
 	do
 		dl.step = dl.users > 1 ? 1 + rng_below(&r, dl.users - 1) : 1;
-	while (gcd(dl.step, dl.users) != 1);
+	while (gcd_u64(dl.step, dl.users) != 1);
 	for (unsigned c = 0; c < d->g.channels; c++)
 		lay_out_channel(d, c, n, &dl);
 	free(n);
