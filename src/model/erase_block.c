@@ -29,7 +29,6 @@
  * best (multiples of 2^9 .. 2^24 bytes) are tried: E[] depends on
  * gcd(align, C), so the error is jagged in C and real units are round.
  */
-#include "util/arith.h"
 #include "model/erase_block.h"
 
 #include <errno.h>
@@ -38,6 +37,7 @@
 #include <stdlib.h>
 
 #include "model/first_order.h"
+#include "util/arith.h"
 
 #define EB_C_MIN (64.0 * 1024)
 #define EB_C_MAX (256.0 * 1024 * 1024)

@@ -23,8 +23,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "util/arith.h"
 #include "sim/ssd_dev.h"
+#include "util/arith.h"
 #include "util/rng.h"
 
 
