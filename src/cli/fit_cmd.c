@@ -189,8 +189,9 @@ int cmd_predict(int argc, char **argv)
 	}
 	format_size(size, sizeof(size), o.bs);
 	if (o.json)
-		return json_dump_document(stdout, json_pack("{s:s,s:s,s:I,s:I,s:f,s:f,s:f,s:f}",
-			"schema", "iomodel.prediction/1", "rw", o.rw, "bs", (json_int_t)o.bs,
+		return json_dump_document(stdout, json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:f,s:f,s:f,s:f}",
+			"schema", "iomodel.prediction/1", "iomodel_version", IOMODEL_VERSION,
+			"rw", o.rw, "bs", (json_int_t)o.bs, "align", (json_int_t)(o.align ? o.align : o.bs),
 			"qd", (json_int_t)o.qd, "iops", p.iops, "mib_s", p.mib_s,
 			"mean_lat_ms", p.mean_lat_s * 1e3, "erase_block_merges", p.merges))
 			? EXIT_FAILED : EXIT_OK;

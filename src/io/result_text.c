@@ -107,13 +107,14 @@ int run_output_csv(FILE *f, const struct run_info *info, const struct run_result
 	enum io_op idx[2];
 	unsigned n = run_summaries(info, r, sum, idx);
 
-	fputs("op,bs,qd,ios,bytes,seconds,iops,mib_s", f);
+	/* op,random,size,qd,iops come first, as `iomodel fit` reads them back */
+	fputs("op,random,size,qd,ios,bytes,seconds,iops,mib_s", f);
 	for (int k = 0; k < 8; k++)
 		fprintf(f, ",lat_%s_us", op_summary_lat_names[k]);
 	fputs(",cpu_user_s,cpu_sys_s\n", f);
 	for (unsigned i = 0; i < n; i++) {
-		fprintf(f, "%s,%llu,%u,%llu,%llu,%.6f,%.3f,%.3f", sum[i].op,
-			(unsigned long long)info->spec->bs, info->spec->qd,
+		fprintf(f, "%s,%d,%llu,%u,%llu,%llu,%.6f,%.3f,%.3f", sum[i].op,
+			info->spec->random, (unsigned long long)info->spec->bs, info->spec->qd,
 			(unsigned long long)sum[i].ios, (unsigned long long)sum[i].bytes,
 			sum[i].seconds, sum[i].iops, sum[i].mib_s);
 		for (int k = 0; k < 8; k++)

@@ -36,8 +36,12 @@ ok "measured seconds ~0.7" [ "$(json "$work/t.json" 'abs(d["seconds"]-0.7)<0.05'
 ok "wall time covers ramp + runtime ($wall ms)" [ "$wall" -ge 880 ] 
 
 "$IOMODEL" run --target null --ios 1000 --csv >"$work/r.csv"
-ok "csv header" grep -q '^op,bs,qd,ios,bytes,seconds,iops,mib_s,lat_min_us' "$work/r.csv"
-ok "csv row" grep -q '^read,4096,1,1000,4096000,' "$work/r.csv"
+ok "csv header" grep -q '^op,random,size,qd,ios,bytes,seconds,iops,mib_s,lat_min_us' "$work/r.csv"
+ok "csv row" grep -q '^read,1,4096,1,1000,4096000,' "$work/r.csv"
+"$IOMODEL" run --target sim:ocz-core --rw randread --bs 4k --ios 100 --csv >"$work/a.csv"
+"$IOMODEL" run --target sim:ocz-core --rw randread --bs 1m --ios 20 --csv >"$work/b.csv"
+"$IOMODEL" fit "$work/a.csv" "$work/b.csv" --json >"$work/fit.json"
+ok "run --csv output feeds fit" [ "$(json "$work/fit.json" 'd["model"]["read"]["str_mib_s"] > 0')" = True ]
 
 "$IOMODEL" run --target null --ios 1000 >"$work/r.txt"
 ok "table names the columns and units" grep -q 'latency in us' "$work/r.txt"
