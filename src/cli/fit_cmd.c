@@ -125,6 +125,7 @@ struct predict_options {
 	const char *rw;
 	enum io_op op;
 	uint64_t bs, align, qd;
+	bool bs_set;
 	bool json;
 };
 
@@ -141,7 +142,9 @@ static int apply_predict_option(void *ctx, int id, const char *arg)
 			return bad("--rw '%s': expected randread, randwrite, read or write", arg);
 		o->op = strstr(arg, "read") ? IO_READ : IO_WRITE;
 		return 0;
-	case 'b': return size_opt("--bs", arg, &o->bs);
+	case 'b':
+		o->bs_set = true;
+		return size_opt("--bs", arg, &o->bs);
 	case 'a': return size_opt("--align", arg, &o->align);
 	case 'q': return count_opt("--qd", arg, 1, 1024, &o->qd);
 	case 'j': o->json = true; return 0;
@@ -161,6 +164,8 @@ static int parse_predict_args(struct predict_options *o, int argc, char **argv)
 				   apply_predict_option, o };
 	int ret = parse_command_line(&cl, argc, argv, NULL);
 
+	if (!ret && o->bs_set && !o->bs)
+		ret = bad("--bs: must be positive");
 	if (!ret && (!o->model || !o->rw || !o->bs))
 		ret = bad("predict: needs --model, --rw and --bs (see 'iomodel predict --help')");
 	if (!ret && o->align && o->align % 512)
