@@ -8,6 +8,7 @@
 #ifndef IOMODEL_COMMANDS_H
 #define IOMODEL_COMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 enum exit_status {
@@ -25,6 +26,14 @@ struct errmsg;
 int exit_status_of_error(int ret);
 void print_new_notices(const struct measure_target *m, unsigned *printed);
 int report_run_error(const struct run_result *r, const struct errmsg *err);
+
+struct drive_model;
+/*
+ * The model of `source`: written as JSON to `output` when given, then printed
+ * as JSON or as the spec sheet (fit_cmd.c). Returns an exit status.
+ */
+int print_drive_model(const char *source, const struct drive_model *m, bool json,
+		      const char *output);
 
 int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);

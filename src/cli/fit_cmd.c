@@ -44,14 +44,23 @@ void cmd_predict_usage(FILE *f)
 	      "  --json               the prediction as JSON\n", f);
 }
 
-static int write_model(const char *path, const char *source, const struct drive_model *m)
+int print_drive_model(const char *source, const struct drive_model *m, bool json,
+		      const char *output)
 {
-	FILE *f = fopen(path, "w");
+	if (output) {
+		FILE *f = fopen(output, "w");
+		int ret = f ? json_dump_document(f, model_to_json(source, m)) : -errno;
 
-	if (!f || json_dump_document(f, model_to_json(source, m)) || fclose(f)) {
-		fprintf(stderr, "iomodel: cannot write '%s': %s\n", path, strerror(errno));
-		return EXIT_FAILED;
+		if (f && fclose(f) && !ret)
+			ret = -errno;
+		if (ret) {
+			fprintf(stderr, "iomodel: cannot write '%s': %s\n", output, strerror(-ret));
+			return EXIT_FAILED;
+		}
 	}
+	if (json ? json_dump_document(stdout, model_to_json(source, m))
+		 : model_output_sheet(stdout, source, m))
+		return EXIT_FAILED;
 	return EXIT_OK;
 }
 
@@ -109,11 +118,7 @@ int cmd_fit(int argc, char **argv)
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = EXIT_BAD_INPUT;
 	} else if (!status) {
-		if (o.output)
-			status = write_model(o.output, source, &m);
-		if (!status && (o.json ? json_dump_document(stdout, model_to_json(source, &m))
-				     : model_output_sheet(stdout, source, &m)))
-			status = EXIT_FAILED;
+		status = print_drive_model(source, &m, o.json, o.output);
 		drive_model_release(&m);
 	}
 	point_set_release(&ps);
@@ -125,6 +130,7 @@ struct predict_options {
 	const char *rw;
 	enum io_op op;
 	uint64_t bs, align, qd;
+	bool random;		/* parsed, not used: the model has no sequential side */
 	bool bs_set;
 	bool json;
 };
@@ -137,11 +143,7 @@ static int apply_predict_option(void *ctx, int id, const char *arg)
 	case 'm': o->model = arg; return 0;
 	case 'r':
 		o->rw = arg;
-		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
-		    strcmp(arg, "randwrite"))
-			return bad("--rw '%s': expected randread, randwrite, read or write", arg);
-		o->op = strstr(arg, "read") ? IO_READ : IO_WRITE;
-		return 0;
+		return direction_opt(arg, &o->random, &o->op);
 	case 'b':
 		o->bs_set = true;
 		return size_opt("--bs", arg, &o->bs);

@@ -327,3 +327,13 @@ int parse_command_line(const struct command_line *cl, int argc, char **argv, int
 	return ret;
 }
 
+
+int direction_opt(const char *arg, bool *random, enum io_op *op)
+{
+	if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
+	    strcmp(arg, "randwrite"))
+		return bad("--rw '%s': expected randread, randwrite, read or write", arg);
+	*random = !strncmp(arg, "rand", 4);
+	*op = strstr(arg, "read") ? IO_READ : IO_WRITE;
+	return 0;
+}

@@ -47,6 +47,9 @@ int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
 int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
+/* --rw of a one-direction command: read, write, randread or randwrite. */
+int direction_opt(const char *arg, bool *random, enum io_op *op);
+
 struct option;
 /*
  * Refuse abbreviated long options ("--tar" for "--target"), which getopt_long

@@ -146,6 +146,7 @@ static int range_opt(const char *name, const char *arg, bool counts, uint64_t *l
 static int apply_series_option(void *ctx, int id, const char *arg)
 {
 	struct series_options *o = ctx;
+	enum io_op op;
 	uint64_t lo, hi;
 	int ret = 0;
 
@@ -170,11 +171,8 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_RW:
 		o->rw = arg;
-		o->plan.random = !strncmp(arg, "rand", 4);
-		o->plan.read_pct = strstr(arg, "read") ? 100 : 0;
-		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
-		    strcmp(arg, "randwrite"))
-			ret = bad("--rw '%s': expected randread, randwrite, read or write", arg);
+		ret = direction_opt(arg, &o->plan.random, &op);
+		o->plan.read_pct = op == IO_READ ? 100 : 0;
 		break;
 	case OPT_BS:
 		ret = range_opt("--bs", arg, false, &o->plan.min_bs, &o->plan.max_bs);
@@ -341,26 +339,6 @@ static void characterize_plans(const struct series_options *o, const struct meas
 	}
 }
 
-static int print_model(const struct series_options *o, const char *source,
-		       const struct drive_model *dm)
-{
-	int ret = 0;
-
-	if (o->output) {
-		FILE *f = fopen(o->output, "w");
-
-		if (!f || json_dump_document(f, model_to_json(source, dm)) || fclose(f)) {
-			fprintf(stderr, "iomodel: cannot write '%s': %s\n", o->output, strerror(errno));
-			return EXIT_FAILED;
-		}
-	}
-	if (o->format == OUTPUT_JSON)
-		ret = json_dump_document(stdout, model_to_json(source, dm));
-	else
-		ret = model_output_sheet(stdout, source, dm);
-	return ret ? EXIT_FAILED : EXIT_OK;
-}
-
 static int characterize_measured(const struct series_options *o, struct series *s)
 {
 	struct drive_model dm;
@@ -371,7 +349,7 @@ static int characterize_measured(const struct series_options *o, struct series *
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		return EXIT_FAILED;
 	}
-	status = print_model(o, s->m->t.path, &dm);
+	status = print_drive_model(s->m->t.path, &dm, o->format == OUTPUT_JSON, o->output);
 	if (!status && o->report &&
 	    report_write_drive_html(o->report, o->png_dir, s->m->t.path, &dm, &s->points, &err)) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
