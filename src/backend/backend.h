@@ -22,23 +22,7 @@
 #include <stdint.h>
 
 #include "util/errmsg.h"
-
-enum io_op {
-	IO_READ = 0,
-	IO_WRITE = 1,
-};
-
-struct io_request {
-	uint64_t offset;
-	uint32_t length;
-	enum io_op op;
-	unsigned slot;		/* unique among requests in flight: 0 .. queue_depth-1 */
-	unsigned buf_index;	/* which of the registered buffers */
-	void *buf;
-	uint64_t submit_ns;	/* set by the engine when queued */
-	uint64_t complete_ns;	/* set by the backend on completion */
-	int64_t result;		/* set by the backend: bytes done or -errno */
-};
+#include "util/io_request.h"	/* enum io_op, struct io_request */
 
 enum backend_kind {
 	BACKEND_IO_URING,

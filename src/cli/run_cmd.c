@@ -50,11 +50,11 @@ int report_run_error(const struct run_result *r, const struct errmsg *err)
 		fprintf(stderr, "iomodel: %s\n", err->text);
 	} else if (e->result < 0) {
 		fprintf(stderr, "iomodel: %s error at offset %llu: %s\n",
-			e->op == IO_READ ? "read" : "write", (unsigned long long)e->offset,
+			io_op_name(e->op), (unsigned long long)e->offset,
 			strerror((int)-e->result));
 	} else {
 		fprintf(stderr, "iomodel: short %s at offset %llu: %lld of %u bytes\n",
-			e->op == IO_READ ? "read" : "write", (unsigned long long)e->offset,
+			io_op_name(e->op), (unsigned long long)e->offset,
 			(long long)e->result, e->length);
 	}
 	return EXIT_FAILED;

@@ -262,7 +262,7 @@ static int print_sweep(const struct series_options *o, const struct series *s)
 		char size[32];
 
 		if (o->format == OUTPUT_CSV) {
-			printf("%s,%d,%llu,%u,%.6g,%.6g,%.6g\n", p->op == IO_READ ? "read" : "write",
+			printf("%s,%d,%llu,%u,%.6g,%.6g,%.6g\n", io_op_name(p->op),
 			       p->random, (unsigned long long)p->size, p->qd, p->iops, mib_s,
 			       p->mean_lat_s * 1e6);
 			continue;

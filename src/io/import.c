@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "util/input_file.h"
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
@@ -129,63 +131,14 @@ int import_points_text(struct point_set *ps, const char *name, const char *text,
 	return ret;
 }
 
-static int read_error(const char *path, int e, struct errmsg *err)
-{
-	int code = e == ENOENT ? -ENOENT : e == ENOMEM ? -ENOMEM : -EIO;
-
-	return errmsg_set(err, code, "cannot read '%s': %s", path, strerror(e));
-}
-
-/* Read the whole of `fd` into a malloc'ed buffer; returns 0 or an errno. */
-static int read_all(int fd, char **out, size_t *out_len)
-{
-	size_t len = 0, alloc = 64 * 1024;
-	char *buf = malloc(alloc), *grown;
-	ssize_t n;
-
-	if (!buf)
-		return ENOMEM;
-	for (;;) {
-		if (len == alloc) {
-			grown = alloc > SIZE_MAX / 2 ? NULL : realloc(buf, alloc * 2);
-			if (!grown) {
-				free(buf);
-				return ENOMEM;
-			}
-			buf = grown;
-			alloc *= 2;
-		}
-		n = read(fd, buf + len, alloc - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 int import_points_file(struct point_set *ps, const char *path, struct errmsg *err)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int fd, e, ret;
+	int ret = input_file_read(path, &text, &len, err);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return read_error(path, errno, err);
-	e = read_all(fd, &text, &len);
-	close(fd);
-	if (e)
-		return read_error(path, e, err);
+	if (ret)
+		return ret;
 	ret = import_points_text(ps, path, text, len, err);
 	free(text);
 	return ret;

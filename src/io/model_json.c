@@ -1,9 +1,11 @@
 /* model_json.c — the drive model to and from JSON ("iomodel.model/1"). */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_output.h"
+#include "util/input_file.h"
 #include "util/units.h"
 
 #define MS(s) ((s) * 1e3)
@@ -155,13 +157,19 @@ static int load_op(json_t *o, enum io_op op, struct op_model *om, const char *pa
 int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *model;
-	int ret = 0;
+	json_t *root, *model;
+	char *text;
+	size_t len;
+	int ret;
 
 	memset(m, 0, sizeof(*m));
+	ret = input_file_read(path, &text, &len, err);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, 0, &jerr);
+	free(text);
 	if (!root)
-		return errmsg_set(err, jerr.line < 1 ? -ENOENT : -EINVAL, "%s:%d: %s", path,
-				  jerr.line, jerr.text);
+		return errmsg_set(err, -EINVAL, "%s:%d: %s", path, jerr.line, jerr.text);
 	model = json_object_get(root, "model");
 	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "iomodel.model/1") ||
 	    !json_is_object(model))
@@ -169,7 +177,7 @@ int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 				 "\"iomodel.model/1\"); make one with 'iomodel fit' or "
 				 "'iomodel characterize -o'", path);
 	for (int op = IO_READ; op <= IO_WRITE && !ret; op++) {
-		json_t *o = json_object_get(model, op == IO_READ ? "read" : "write");
+		json_t *o = json_object_get(model, io_op_name(op));
 
 		if (json_is_object(o))
 			ret = load_op(o, (enum io_op)op, &m->op[op], path, err);

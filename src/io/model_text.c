@@ -54,7 +54,7 @@ static void print_first_order(FILE *f, const struct drive_model *m)
 		format_size(s1, sizeof(s1), om->two_point_sizes[0]);
 		format_size(s2, sizeof(s2), om->two_point_sizes[1]);
 		fprintf(f, "two-point (%s and %s), %s: STR %.2f MiB/s (%.2f KiB/s), penalty %.4g ms\n",
-			s1, s2, op ? "write" : "read", om->two_point.str_bps / MIB,
+			s1, s2, io_op_name(op), om->two_point.str_bps / MIB,
 			om->two_point.str_bps / 1024, om->two_point.penalty_s * 1e3);
 	}
 }
@@ -90,7 +90,7 @@ static void print_qd(FILE *f, const struct drive_model *m)
 			continue;
 		format_size(size, sizeof(size), om->qd_size);
 		fprintf(f, "queue depth, %s %s: QD32/QD1 gain %.2fx (QD1 %.4g ms per IO, ", size,
-			op ? "write" : "read", om->qd.gain32, om->qd.t1_s * 1e3);
+			io_op_name(op), om->qd.gain32, om->qd.t1_s * 1e3);
 		if (isfinite(om->qd.sat_iops))
 			fprintf(f, "saturates at %.4g IOPS)\n", om->qd.sat_iops);
 		else

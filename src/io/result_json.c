@@ -96,7 +96,7 @@ static json_t *error_json(const struct run_error *e)
 	if (!e->set)
 		return json_null();
 	return json_pack("{s:s,s:I,s:i,s:I,s:s}",
-			 "op", e->op == IO_READ ? "read" : "write",
+			 "op", io_op_name(e->op),
 			 "offset", (json_int_t)e->offset, "length", (int)e->length,
 			 e->result < 0 ? "errno" : "bytes_done",
 			 (json_int_t)(e->result < 0 ? -e->result : e->result),

@@ -8,7 +8,7 @@
 static void print_error(FILE *f, const struct run_result *r)
 {
 	const struct run_error *e = &r->error;
-	const char *op = e->op == IO_READ ? "read" : "write";
+	const char *op = io_op_name(e->op);
 
 	if (!e->set)
 		return;

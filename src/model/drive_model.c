@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *op_name(enum io_op op)
-{
-	return op == IO_READ ? "read" : "write";
-}
-
 static int by_size(const void *a, const void *b)
 {
 	const struct perf_point *x = a, *y = b;
@@ -49,7 +44,7 @@ static int fit_first_order(const struct point_set *ps, enum io_op op, struct op_
 	om->n_points = n;
 	if (n < 2 || pts[0].size == pts[n - 1].size) {
 		snprintf(om->note, sizeof(om->note), "no first-order model: %s has %s at queue depth 1",
-			 op_name(op), n ? "one request size" : "no points");
+			 io_op_name(op), n ? "one request size" : "no points");
 		return 0;
 	}
 	om->residuals = calloc(n, sizeof(*om->residuals));
@@ -203,11 +198,11 @@ int drive_model_predict(const struct drive_model *m, enum io_op op, uint64_t siz
 
 	if (!om->has_first_order)
 		return errmsg_set(err, -EINVAL, "the model has no %s sizes to predict from (%s)",
-				  op_name(op), om->note[0] ? om->note : "no first-order fit");
+				  io_op_name(op), om->note[0] ? om->note : "no first-order fit");
 	if (qd > 1 && !om->has_qd)
 		return errmsg_set(err, -EINVAL, "the model has no %s queue-depth data: "
 				  "predictions need queue depth 1, or a fit with a depth sweep",
-				  op_name(op));
+				  io_op_name(op));
 	memset(out, 0, sizeof(*out));
 	if (om->has_erase_block && om->erase_block.detected) {
 		t = erase_block_seconds(&om->erase_block, size, align ? align : size);

@@ -21,11 +21,6 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_multifit.h>
 
-static const char *op_name(enum io_op op)
-{
-	return op == IO_WRITE ? "write" : "read";
-}
-
 static double max_abs(const double *x, size_t n)
 {
 	double m = 0;
@@ -195,7 +190,7 @@ static int check_points(const struct perf_point *pts, size_t n, struct errmsg *e
 	}
 	if (!distinct)
 		return errmsg_set(err, -EINVAL, "fewer than two request sizes for %s",
-				  op_name(pts[0].op));
+				  io_op_name(pts[0].op));
 	return 0;
 }
 
@@ -229,7 +224,7 @@ static int set_residuals(struct first_order *m, const struct perf_point *pts, si
 		if (!(pred > 0))
 			return errmsg_set(err, -EINVAL,
 					  "the %s fit predicts no time for %" PRIu64
-					  " bytes (penalty %g s)", op_name(pts[0].op),
+					  " bytes (penalty %g s)", io_op_name(pts[0].op),
 					  pts[i].size, m->penalty_s);
 		sum2 += rel * rel;
 		if (res) {
@@ -277,11 +272,11 @@ int first_order_fit(const struct perf_point *pts, size_t n, struct first_order *
 	if (ret == -ENOMEM)
 		return errmsg_set(err, ret, "out of memory fitting %zu points", n);
 	if (ret)
-		return errmsg_set(err, ret, "the %s fit failed", op_name(pts[0].op));
+		return errmsg_set(err, ret, "the %s fit failed", io_op_name(pts[0].op));
 	if (!(l.b > 0))
 		return errmsg_set(err, -EINVAL,
 				  "the %s fit gives a negative transfer rate: larger requests"
-				  " are not slower", op_name(pts[0].op));
+				  " are not slower", io_op_name(pts[0].op));
 	m.penalty_s = l.a;
 	m.str_bps = 1.0 / l.b;
 	m.n = n;

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/backend.h"
+#include "util/io_request.h"
 
 struct perf_point {
 	enum io_op op;		/* IO_READ or IO_WRITE */

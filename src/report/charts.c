@@ -52,11 +52,6 @@ const struct chart_kind chart_kinds[] = {
 
 const size_t n_chart_kinds = sizeof(chart_kinds) / sizeof(chart_kinds[0]);
 
-const char *chart_op_name(enum io_op op)
-{
-	return op == IO_WRITE ? "write" : "read";
-}
-
 bool chart_is_qd1_point(const struct perf_point *p, enum io_op op, bool random)
 {
 	return p->op == op && p->qd == 1 && p->random == random && p->iops > 0 && p->size;

@@ -42,8 +42,6 @@ bool chart_size_range(const struct report_drive *drives, size_t n, enum io_op op
 int chart_key(struct plot_chart *c, const char *label, unsigned color, unsigned marker,
 	      enum plot_style style);
 
-/* "read"/"write" */
-const char *chart_op_name(enum io_op op);
 
 /* charts_size.c */
 bool size_chart_wants(const struct report_drive *d, enum io_op op);

@@ -147,7 +147,7 @@ int qd_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op 
 			struct plot_chart *c)
 {
 	snprintf(c->title, sizeof(c->title), "Random %s IOPS against IOs outstanding",
-		 chart_op_name(op));
+		 io_op_name(op));
 	plot_axis_set(&c->y, PLOT_LOG10, "throughput (IOPS, log scale)");
 	return qd_chart(drives, n, op, c, y_iops);
 }
@@ -156,7 +156,7 @@ int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_
 			   struct plot_chart *c)
 {
 	snprintf(c->title, sizeof(c->title), "Mean random %s latency against IOs outstanding",
-		 chart_op_name(op));
+		 io_op_name(op));
 	plot_axis_set(&c->y, PLOT_LOG10, "mean latency (ms, log scale)");
 	return qd_chart(drives, n, op, c, y_lat_ms);
 }

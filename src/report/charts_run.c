@@ -36,7 +36,7 @@ static void run_label(char *buf, size_t len, const struct report_drive *d,
 
 	format_size(size, sizeof(size), r->bs);
 	snprintf(buf, len, "%s: %s%s %s QD%u", d->label, r->random ? "rand" : "",
-		 chart_op_name(r->op), size, r->qd);
+		 io_op_name(r->op), size, r->qd);
 }
 
 /* Solid for a drive's first run record, dashed for the next. */

@@ -149,7 +149,7 @@ int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_
 	int ret = 0;
 
 	snprintf(c->title, sizeof(c->title), "Random %s throughput against request size, QD1",
-		 chart_op_name(op));
+		 io_op_name(op));
 	size_axes(c, drives, n, op, &lo, &hi);
 	plot_axis_set(&c->y, PLOT_LOG10, "throughput (MiB/s, log scale)");
 	for (size_t i = 0; i < n && !ret; i++)
@@ -214,7 +214,7 @@ int access_chart_build(const struct report_drive *drives, size_t n, enum io_op o
 	int ret = 0;
 
 	snprintf(c->title, sizeof(c->title), "Time per random %s against request size, QD1",
-		 chart_op_name(op));
+		 io_op_name(op));
 	size_axes(c, drives, n, op, &lo, &hi);
 	plot_axis_set(&c->y, PLOT_LOG10, "time per IO (ms, log scale)");
 	for (size_t i = 0; i < n && !ret; i++)

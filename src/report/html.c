@@ -136,7 +136,7 @@ static void spec_rows(FILE *f, const struct report_drive *d)
 			continue;
 		fputs("<tr><td>", f);
 		esc(f, d->label);
-		fprintf(f, "</td><td>%s</td>", op == IO_READ ? "read" : "write");
+		fprintf(f, "</td><td>%s</td>", io_op_name(op));
 		first_order_cells(f, om);
 		erase_block_cell(f, om, (enum io_op)op);
 		qd_cell(f, om);
@@ -190,7 +190,7 @@ void html_run_table(FILE *f, const struct report_drive *drives, size_t n)
 			esc(f, drives[i].label);
 			fprintf(f, "</td><td>%s%s %s QD%u</td><td class=\"num\">%llu</td>"
 				"<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>",
-				r->random ? "rand" : "", r->op == IO_READ ? "read" : "write", size,
+				r->random ? "rand" : "", io_op_name(r->op), size,
 				r->qd, (unsigned long long)r->ios, r->iops, r->mib_s);
 			for (int k = 0; k < 8; k++)
 				fprintf(f, "<td class=\"num\">%.4g</td>", r->lat_us[k] / 1e3);

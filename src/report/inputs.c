@@ -15,40 +15,8 @@
 #include "io/import.h"
 #include "io/model_output.h"
 #include "report/inputs.h"
+#include "util/input_file.h"
 
-static int read_file(const char *path, char **text, size_t *len, struct errmsg *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t alloc = 1 << 16, n = 0;
-	char *buf = NULL, *p;
-	int e = 0;
-
-	if (!f)
-		return errmsg_set(err, errno == ENOENT ? -ENOENT : -EIO, "%s: %s", path,
-				  strerror(errno));
-	for (;;) {
-		p = realloc(buf, alloc);
-		if (!p) {
-			e = ENOMEM;
-			break;
-		}
-		buf = p;
-		n += fread(buf + n, 1, alloc - n, f);
-		if (n < alloc)
-			break;
-		alloc *= 2;
-	}
-	if (!e && ferror(f))
-		e = errno ? errno : EIO;
-	fclose(f);
-	if (e) {
-		free(buf);
-		return errmsg_set(err, e == ENOMEM ? -ENOMEM : -EIO, "%s: %s", path, strerror(e));
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
 
 /* "dir/ocz.json" -> "ocz" */
 static void file_stem(const char *path, char *out, size_t len)
@@ -71,7 +39,7 @@ static int load_model(struct report_drive *d, const char *path, const json_t *ro
 		struct op_model *om = &d->model.op[op];
 
 		ret = report_model_complete(om, (enum io_op)op, json_object_get(model,
-					    op == IO_READ ? "read" : "write"), &d->points);
+					    io_op_name(op)), &d->points);
 		if (ret)
 			errmsg_set(err, ret, "%s: out of memory", path);
 		d->has_model |= om->has_first_order || om->has_qd;
@@ -228,7 +196,7 @@ int report_drive_load(struct report_drive *d, const char *path, struct errmsg *e
 	memset(d, 0, sizeof(*d));
 	point_set_init(&d->points);
 	file_stem(path, d->label, sizeof(d->label));
-	ret = read_file(path, &text, &len, err);
+	ret = input_file_read(path, &text, &len, err);
 	if (ret)
 		return ret;
 	root = json_loadb(text, len, 0, &jerr);		/* NULL: CSV, fio with notes, or broken */

@@ -17,6 +17,7 @@
 #include "report/html.h"
 #include "report/inputs.h"
 #include "report/report.h"
+#include "util/input_file.h"
 
 struct report {
 	struct report_drive *drives;
@@ -101,28 +102,6 @@ int report_add_drive(struct report *r, const char *label, const struct drive_mod
 	return 0;
 }
 
-/* The whole of a (small) file, NUL-terminated. */
-static int slurp(const char *path, char **out, size_t *len, struct errmsg *err)
-{
-	FILE *f = fopen(path, "rb");
-	long size;
-
-	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		int e = errno;
-
-		if (f)
-			fclose(f);
-		return errmsg_set(err, -e, "cannot read '%s': %s", path, strerror(e));
-	}
-	*out = malloc((size_t)size + 1);
-	*len = *out ? fread(*out, 1, (size_t)size, f) : 0;
-	fclose(f);
-	if (!*out)
-		return errmsg_set(err, -ENOMEM, "report: out of memory");
-	(*out)[*len] = '\0';
-	return 0;
-}
-
 /* Render a chart to a temporary SVG file and inline it as figure `n`. */
 static int inline_svg(FILE *html, const struct plot_chart *c, unsigned n, const char *caption,
 		      struct errmsg *err)
@@ -141,7 +120,7 @@ static int inline_svg(FILE *html, const struct plot_chart *c, unsigned n, const 
 	close(fd);
 	ret = plot_render(c, PLOT_SVG, path, err);
 	if (!ret)
-		ret = slurp(path, &svg, &len, err);
+		ret = input_file_read(path, &svg, &len, err);
 	unlink(path);
 	if (!ret)
 		html_figure(html, n, caption, svg, len);

@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "backend/backend.h"
+#include "util/io_request.h"
 #include "util/errmsg.h"
 
 /* Device-side counters, reported in the "device" object of a sim run. */

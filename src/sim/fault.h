@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "backend/backend.h"
+#include "util/io_request.h"
 #include "util/errmsg.h"
 #include "util/rng.h"
 

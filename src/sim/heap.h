@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "backend/backend.h"
+#include "util/io_request.h"
 
 struct req_heap_entry {
 	uint64_t key;			/* completion time */

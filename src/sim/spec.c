@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
 #include "sim/params.h"
+#include "util/input_file.h"
 
 static const struct sim_model *const models[] = { &sim_hdd_model, &sim_ssd_model };
 static const struct sim_preset *const preset_tables[] = { sim_hdd_presets, sim_ssd_presets };
@@ -140,12 +142,19 @@ static int parse_ini(struct sim_spec *spec, const char *path, struct errmsg *err
 {
 	struct errmsg inner = { "" };
 	struct ini_state st = { spec, &inner, false };
-	FILE *f = fopen(path, "r");
-	int line;
+	int fd = input_file_open(path, &inner), line;
+	FILE *f;
 
-	if (!f)
+	if (fd == -EINVAL || fd == -EFBIG)
+		return errmsg_set(err, fd, "device file %s", inner.text);
+	if (fd < 0)
+		return errmsg_set(err, fd, "cannot read device file '%s': %s", path, strerror(-fd));
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
 		return errmsg_set(err, -errno, "cannot read device file '%s': %s", path,
 				  strerror(errno));
+	}
 	line = ini_parse_file(f, ini_entry, &st);
 	fclose(f);
 	if (line < 0)

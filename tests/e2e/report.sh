@@ -93,7 +93,7 @@ bad_case() {	# bad_case WHAT EXPECTED-IN-STDERR ARGS...
 }
 bad_case "broken JSON" "broken.json:" ocz.json broken.json -o bad.html
 bad_case "foreign JSON" "foreign.json:" foreign.json -o bad.html
-bad_case "missing file" "nothere.json:" nothere.json -o bad.html
+bad_case "missing file" "cannot read 'nothere.json': No such file" nothere.json -o bad.html
 bad_case "no -o" "report: no output file" ocz.json
 bad_case "no file" "report: no result file" -o bad.html
 bad_case "unknown option" "report: unknown option" ocz.json -o bad.html --colour

@@ -449,7 +449,7 @@ static void bad_files(struct check_state *st, const char *data)
 	CHECK(st, ret == -ENOENT && strstr(err.text, "no-such-file.csv': No such file"), "%d %s",
 	      ret, err.text);
 	ret = import_at(&ps, data, ".", &err);
-	CHECK(st, ret == -EIO && strstr(err.text, "Is a directory"), "directory: %d %s", ret,
+	CHECK(st, ret == -EINVAL && strstr(err.text, "not a regular file"), "directory: %d %s", ret,
 	      err.text);
 	fd = mkstemp(empty);
 	CHECK(st, fd >= 0, "mkstemp: %s", strerror(errno));
