@@ -31,6 +31,8 @@ struct run_options {
 	bool bytes_set;
 	bool rwmix_set;
 	unsigned rwmix;		/* --rwmix, applied once --rw is known */
+	bool steady_state;	/* --steady-state: rounds until the SNIA PTS rule holds */
+	unsigned max_rounds;	/* --max-rounds (25) */
 };
 
 /*
