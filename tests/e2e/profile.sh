@@ -36,6 +36,16 @@ ok "profile of a new file: status 0, eight positive points" bash -c "[ $st -eq 0
 import json; p = json.load(open('$work/out'))['profile']; assert len(p['points']) == 8 and min(q['mib_s'] for q in p['points']) > 0\""
 ok "the scratch file is removed" [ ! -e "$work/f.bin" ]
 
+"$IOMODEL" report "$work/wd.json" "$work/ssd.json" -o "$work/p.html" --png-dir "$work/png" 2>"$work/err"
+ok "report of two profiles: the profile chart, both drives in the page" bash -c \
+	"[ -s '$work/png/01-profile.png' ] && grep -q 'Sequential transfer rate at evenly spaced' '$work/p.html' && grep -q 'ssd' '$work/p.html'"
+python3 -c "
+import json; d = json.load(open('$work/wd.json')); d['profile']['points'][3]['position_pct'] = 150
+json.dump(d, open('$work/bad.json', 'w'))"
+st=$(run_status "$IOMODEL" report "$work/bad.json" -o "$work/bad.html")
+ok "report of a profile with a position of 150 %: status 2, one line, no page" bash -c \
+	"[ $st -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'points\[3\]' '$work/err' && [ ! -e '$work/bad.html' ]"
+
 refuse() {	# refuse WHAT WANT ARGS...
 	local what=$1 want=$2; shift 2
 	st=$(run_status "$IOMODEL" "$@")

@@ -31,6 +31,10 @@ ok "the table names the three states and the rule" \
 	bash -c "grep -q '^fresh' '$work/out' && grep -q '^used' '$work/out' && grep -q '^trimmed' '$work/out' && grep -q 'SNIA PTS' '$work/out'"
 ok "silent on stderr when not a terminal" [ ! -s "$work/err" ]
 
+"$IOMODEL" report "$work/gx.json" -o "$work/s.html" --png-dir "$work/png" 2>"$work/err"
+ok "report of a state run: the bars and the rounds charts" bash -c \
+	"ls '$work/png' | grep -q -- '-state.png' && ls '$work/png' | grep -q -- '-state-rounds.png' && grep -q 'after TRIM' '$work/s.html'"
+
 # --- a round limit that the rule cannot meet is reported, not extrapolated ---------------
 "$IOMODEL" run --target 'sim:supertalent-gx,state=used' --rw randwrite --ios 300 --steady-state \
 	--max-rounds 5 --json >"$work/ss.json" 2>/dev/null
