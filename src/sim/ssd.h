@@ -64,6 +64,9 @@ struct ssd_config {
 	unsigned ftl;			/* enum ssd_ftl */
 	unsigned state;			/* enum ssd_state */
 	double live;			/* trimmed state: fraction kept */
+	double time_spread;		/* command and flash op times uniform in [1 - s, 1 + s] x nominal */
+	double stall_rate;		/* chance per command of a controller stall */
+	double stall_ms;		/* how long a stall holds the controller */
 };
 
 /* Sizes that follow from a configuration; all counts, sizes in bytes. */

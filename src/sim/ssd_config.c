@@ -53,6 +53,12 @@ static const struct sim_param ssd_params[] = {
 	  0, state_names },
 	P("live", PARAM_NUMBER, live, "",
 	  "state=trimmed: fraction of capacity (from 0) kept; the rest is trimmed", 0, 1),
+	P("time_spread", PARAM_NUMBER, time_spread, "",
+	  "each controller command and flash read, program and erase takes its nominal "
+	  "time x (1 +- s), uniform", 0, 0.9),
+	P("stall_rate", PARAM_NUMBER, stall_rate, "",
+	  "chance per command that firmware housekeeping stalls the controller", 0, 0.1),
+	P("stall_ms", PARAM_NUMBER, stall_ms, "ms", "how long such a stall lasts", 0, 1e4),
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
 };
 

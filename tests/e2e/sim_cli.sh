@@ -100,4 +100,22 @@ printf 'rpm = 7200\n' >"$work/nomodel.ini"
 expect_bad "nomodel.ini:1: 'rpm' before 'preset' or 'model'" sim show "$work/nomodel.ini"
 expect_bad "cannot read device file" sim show "$work/missing.ini"
 expect_bad "sim: expected 'list' or 'show DRIVE'" sim frob
+# Latency spread: percentiles distinct and plausible, and the same for a seed.
+lat() {	# lat TARGET QD IOS: the lat_us object of a 4 KiB random read run
+	"$IOMODEL" run --target "$1" --rw randread --qd "$2" --ios "$3" --json | python3 -c \
+		'import json,sys; print(json.dumps(json.load(sys.stdin)["results"][0]["lat_us"]))'
+}
+for case in "sim:intel-x25m-g2 1" "sim:intel-x25m-g2 32" "sim:supertalent-gx 1" "sim:wd6400aaks 4"; do
+	set -- $case
+	l=$(lat "$1" "$2" 20000)
+	ok "$1 QD$2: p50 < p99 < max, p99 within 5x p50 ($l)" python3 -c "
+import json; l = json.loads('$l'); assert l['p50'] < l['p99'] < l['max'] and l['p99'] < 5 * l['p50']"
+	ok "$1 QD$2: the same seed gives the same percentiles" [ "$(lat "$1" "$2" 20000)" = "$l" ]
+done
+l=$(lat "sim:intel-x25m-g2,time_spread=0,stall_rate=0" 1 2000)
+ok "time_spread=0: every read takes the nominal time (p50 = p99)" python3 -c "
+import json; l = json.loads('$l'); assert l['p50'] == l['p99'] == l['max'], l"
+l=$(lat "sim:intel-x25m-g2" 32 200000)
+ok "X25-M G2: a firmware stall shows as a maximum near the WinSAT seed's 207 ms" python3 -c "
+import json; l = json.loads('$l'); assert 150e3 < l['max'] < 260e3, l"
 finish

@@ -580,7 +580,16 @@ static void qd_gain(struct check_state *st)
 			close_drive(&dr);
 		}
 		printf("  %-16s read %.2f, write %.2f\n", p->name, gain[0], gain[1]);
-		CHECK(st, gain[0] < 1.5 && gain[1] < 1.5, "%s gains little from QD", p->name);
+		/*
+		 * The JMF602 had no NCQ: nothing to gain. NCQ drives overlap reads on their
+		 * channels (the X25-M G2's sheet: 35 000 IOPS at QD32 against 1/65 us at QD1,
+		 * 2.3x), while cached writes are already acknowledged at once.
+		 */
+		if (slow)
+			CHECK(st, gain[0] < 1.05 && gain[1] < 1.05, "%s: no NCQ, no gain", p->name);
+		else
+			CHECK(st, gain[0] > 1.1 && gain[0] < 3.0 && gain[1] < 1.5,
+			      "%s: reads gain from NCQ, cached writes little", p->name);
 	}
 }
 
