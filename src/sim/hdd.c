@@ -167,10 +167,11 @@ static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 		if (dist > max_dist && c->pos != b.head_pos)
 			continue;
 		move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
-		if ((int64_t)move - credit >= best_cost)
+		/* the estimate grows with the time estimated: this bounds the cost from below */
+		if ((int64_t)estimate(h, c, T, move) - credit >= best_cost)
 			continue;
 		reach = move + wait_ns(h, &b, move, c->ang);
-		cost = (int64_t)estimate(h, c, T, reach) - credit;	/* >= reach - credit */
+		cost = (int64_t)estimate(h, c, T, reach) - credit;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (int)i;
