@@ -249,6 +249,7 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 	}
 	d->base = (struct sim_device){ &ssd_ops, c->capacity, 512 };
 	d->ftl = c->ftl;
+	d->merge = c->merge;
 	d->trim = c->trim;
 	d->write_cache = c->write_cache;
 	d->ncq = (unsigned)c->ncq;

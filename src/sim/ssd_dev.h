@@ -121,6 +121,7 @@ struct ssd_dev {
 	struct ssd_geometry g;
 	struct ssd_timing t;
 	unsigned ftl;
+	unsigned merge;			/* enum ssd_merge */
 	bool trim;
 	bool write_cache;
 	struct ssd_chan *chan;
