@@ -1,4 +1,4 @@
-/* signals.c — the stop flag and its SIGINT/SIGTERM handler (see signals.h). */
+/* signals.c — the stop flag and the handler of every stop signal (see signals.h). */
 #include "signals.h"
 
 #include <string.h>
@@ -12,12 +12,16 @@ static void on_stop_signal(int sig)
 
 const volatile sig_atomic_t *signals_install_stop(void)
 {
+	static const int stop_signals[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPWR,
+	};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 	return &stop_requested;
 }

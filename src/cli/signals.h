@@ -1,6 +1,10 @@
 /*
- * signals.h — turns SIGINT and SIGTERM into a stop request that the engine
- * polls, so a run ends cleanly: partial results printed, scratch files gone.
+ * signals.h — turns the signals that would kill the program (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+ * SIGXFSZ, SIGVTALRM, SIGPROF, SIGPWR) into a stop request that the engine
+ * and the layout poll, so a run ends cleanly: partial results printed where
+ * they still can be, scratch files gone. SIGPIPE (`iomodel run --json |
+ * head`) stops the run like the others; the write that raised it fails.
  * The flag is the program's one mutable global, as signal handling requires.
  */
 #ifndef IOMODEL_SIGNALS_H
