@@ -107,7 +107,7 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		ret = exit_status_of_error(ret);
-		return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+		return signals_exit_status(ret, stop);
 	}
 	if (!o.length_set)
 		o.spec.length = 0;
@@ -119,5 +119,5 @@ int cmd_run(int argc, char **argv)
 		ret = run_job(&o, &m, stop);
 	}
 	measure_close(&m);
-	return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+	return signals_exit_status(ret, stop);
 }

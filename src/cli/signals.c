@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "commands.h"
+
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop_signal(int sig)
@@ -24,4 +26,11 @@ const volatile sig_atomic_t *signals_install_stop(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	return &stop_requested;
+}
+
+int signals_exit_status(int status, const volatile sig_atomic_t *stop)
+{
+	if (*stop && (status == EXIT_INTERRUPTED || (status == EXIT_FAILED && *stop == SIGPIPE)))
+		return 128 + *stop;
+	return status;
 }

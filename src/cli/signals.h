@@ -19,4 +19,11 @@
  */
 const volatile sig_atomic_t *signals_install_stop(void);
 
+/*
+ * The exit status of a command that ended with `status`: 128 + the signal
+ * when one cut it short (the run was interrupted, or its output failed on
+ * SIGPIPE), else `status` unchanged.
+ */
+int signals_exit_status(int status, const volatile sig_atomic_t *stop);
+
 #endif
