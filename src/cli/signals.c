@@ -23,8 +23,14 @@ const volatile sig_atomic_t *signals_install_stop(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction was;
+
+		/* ignored when we started (nohup, a shell's background job): stays so */
+		if (sigaction(stop_signals[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+			continue;
 		sigaction(stop_signals[i], &sa, NULL);
+	}
 	return &stop_requested;
 }
 

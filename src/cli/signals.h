@@ -5,6 +5,9 @@
  * and the layout poll, so a run ends cleanly: partial results printed where
  * they still can be, scratch files gone. SIGPIPE (`iomodel run --json |
  * head`) stops the run like the others; the write that raised it fails.
+ * A signal already ignored when the program starts (nohup for SIGHUP; a
+ * non-interactive shell ignores SIGINT and SIGQUIT in its background jobs)
+ * stays ignored, as the caller asked.
  * The flag is the program's one mutable global, as signal handling requires.
  */
 #ifndef IOMODEL_SIGNALS_H

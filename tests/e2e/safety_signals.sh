@@ -10,6 +10,9 @@
 # pass always succeeds, so "test && pass || fail" is an if-else; cleanup runs from a trap
 # shellcheck disable=SC2015,SC2317
 set -u
+# job control: background jobs keep SIGINT and SIGQUIT (a plain script's are
+# ignored, and iomodel leaves a signal it started with ignored as it is)
+set -m
 
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the scratch mark"
@@ -65,6 +68,17 @@ for sig in HUP QUIT USR1 USR2 ALRM TERM; do
 done
 stopped HUP layout 8g
 stopped USR1 layout 8g
+
+echo "# a signal ignored at the start (nohup) stays ignored"
+nohup "$IOMODEL" run --target "$f" --size 8m --rw randread --runtime 60s >"$work/out" 2>"$work/err" &
+PID=$!
+wait_mark "$f" complete || fail "nohup: the layout did not complete"
+kill -HUP "$PID"
+sleep 0.3
+ok "nohup: SIGHUP ignored, the run goes on" kill -0 "$PID"
+kill -TERM "$PID"; wait "$PID"; status=$?; PID=
+ok "nohup: then SIGTERM stops it: exit 143 (got $status), file removed" [ "$status" -eq 143 ] && [ ! -e "$f" ]
+rm -f "$f"
 
 echo "# SIGPIPE: the reader of the results goes away"
 "$IOMODEL" run --target "$f" --size 8m --rw randread --ios 200 --json 2>"$work/pipe.err" | true
