@@ -289,8 +289,13 @@ static int open_blockdev(struct target *t, const struct target_request *req,
 	ret = blockdev_check_in_use(st->st_rdev, req->path, err);
 	if (ret)
 		return ret;
-	/* O_EXCL on a block device: the kernel refuses it if anything claims it */
-	t->fd = reopen(opath, st, req, req->writes ? O_RDWR | O_EXCL : O_RDONLY, err);
+	/*
+	 * O_EXCL on a block device: the kernel refuses it if anything claims it.
+	 * A refused write is probed read-only: closing a device opened for
+	 * writing makes udev re-read it.
+	 */
+	t->fd = reopen(opath, st, req, req->writes && req->destroy_data ? O_RDWR | O_EXCL : O_RDONLY,
+		       err);
 	if (t->fd < 0)
 		return t->fd;
 	if (req->writes && !req->destroy_data)

@@ -6,7 +6,7 @@
 # only ever read. RUNS read runs and RUNS write runs; after each the victim's
 # sha256 is compared (and the victim restored if it changed, so the count is
 # per run). The flipper stops after FLIPS swaps at most, or when killed.
-# Env: IOMODEL, RUNS (default 60), FLIPS (default 2000000).
+# Env: IOMODEL, RUNS (default 30), FLIPS (default 2000000).
 # Exit status: 0 pass, 1 fail, 77 skip (the reason is printed).
 # pass always succeeds, so "test && pass || fail" is an if-else; cleanup runs from a trap
 # shellcheck disable=SC2015,SC2317
@@ -14,7 +14,7 @@ set -u
 
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed for the flipper"
-RUNS=${RUNS:-60}
+RUNS=${RUNS:-30}
 FLIPS=${FLIPS:-2000000}
 FLIPPER=
 WORK=$(mktemp -d /var/tmp/iomodel-safety-race.XXXXXX) || skip "cannot make a directory in /var/tmp"
