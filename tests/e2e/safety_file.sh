@@ -20,13 +20,6 @@ trap 'exit 1' INT TERM
 WRITE=(--rw randwrite --bs 4k --qd 4 --ios 100)
 READ=(--rw randread --bs 4k --qd 4 --ios 100)
 
-# run_iomodel ARGS...: stdout to $WORK/out, stderr to $WORK/err, status in RC
-run_iomodel() {
-	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
-	RC=$?
-}
-
-checksum() { sha256sum <"$1" | cut -d' ' -f1; }
 
 # expect_status WHAT CODE: the last run exited CODE
 expect_status() {

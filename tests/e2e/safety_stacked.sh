@@ -52,12 +52,6 @@ mount_ext4() {
 	MNT=$WORK/$2
 }
 
-checksum() { sha256sum <"$1" | cut -d' ' -f1; }
-
-run_iomodel() {
-	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
-	RC=$?
-}
 
 # expect_refused WHAT TARGET NEEDLE: refused for a write with --destroy-data
 # and for a read: exit 2, one "iomodel: " line naming NEEDLE, no byte changed
