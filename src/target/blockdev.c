@@ -31,6 +31,7 @@ struct walk {
 	struct libmnt_table *swaps;
 	dev_t seen[MAX_STACK];		/* devices reached so far */
 	unsigned n_seen;
+	const struct stat *file;	/* the target, when it is a regular file */
 };
 
 /* How a device reached by the walk relates to the target, for messages. */
@@ -263,9 +264,11 @@ static int walk_loops_on(struct walk *w, const struct stat *st, const char *rela
 /* A regular file under a loop device (or the target): not swap, not under a loop in use. */
 static int check_backing_file(struct walk *w, const struct node *file, const struct stat *st)
 {
+	bool target = w->file && w->file->st_dev == st->st_dev && w->file->st_ino == st->st_ino;
+
 	if (in_swap(w, 0, st->st_dev, st->st_ino))
 		return refuse(w, file, "in use as swap", "");
-	return walk_loops_on(w, st, file->rel[0] ? "(on the same backing file)" : "(backed by it)");
+	return walk_loops_on(w, st, target ? "(backed by it)" : "(on the same backing file)");
 }
 
 /* For a loop device: what is below it (its backing) and above it (loops on it). */
@@ -379,6 +382,7 @@ int blockdev_check_file_in_use(const struct stat *st, const char *path, struct e
 	struct walk w;
 	int ret = walk_init(&w, path, err);
 
+	w.file = st;
 	if (!ret)
 		ret = check_backing_file(&w, &top, st);
 	walk_release(&w);
