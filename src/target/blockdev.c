@@ -18,13 +18,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define MOUNTINFO	"/proc/self/mountinfo"
-#define SYS_DEV_BLOCK	"/sys/dev/block"
-#define SYS_BLOCK	"/sys/block"
 #define MAX_STACK	64
+#define SYS_PATH_MAX	512
+
+static const struct blockdev_sources system_sources = {
+	.sysfs = "/sys", .mountinfo = "/proc/self/mountinfo", .swaps = "/proc/swaps",
+};
 
 /* One check of a device and everything stacked with it. */
 struct walk {
+	const struct blockdev_sources *src;
 	const char *path;		/* the user's path, for messages */
 	struct errmsg *err;
 	struct libmnt_table *mounts;
@@ -63,6 +66,14 @@ static bool seen(const struct walk *w, dev_t dev)
 	return false;
 }
 
+/* "SYSFS/dev/block/MAJ:MIN" followed by `rest`, into `buf` (SYS_PATH_MAX bytes). */
+static const char *dev_path(const struct walk *w, char *buf, dev_t dev, const char *rest)
+{
+	snprintf(buf, SYS_PATH_MAX, "%s/dev/block/%u:%u%s", w->src->sysfs, major(dev), minor(dev),
+		 rest);
+	return buf;
+}
+
 /* Read the first line of a sysfs file into `buf` (newline stripped). */
 static bool read_line(const char *path, char *buf, size_t len)
 {
@@ -79,12 +90,12 @@ static bool read_line(const char *path, char *buf, size_t len)
 }
 
 /* The dev_t of the block device named `name` in /sys/class/block. */
-static bool dev_of_name(const char *name, dev_t *dev)
+static bool dev_of_name(const struct walk *w, const char *name, dev_t *dev)
 {
-	char path[320], line[32];
+	char path[SYS_PATH_MAX + 300], line[32];
 	unsigned int maj, min;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	snprintf(path, sizeof(path), "%s/class/block/%.255s/dev", w->src->sysfs, name);
 	if (!read_line(path, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
 		return false;
 	*dev = makedev(maj, min);
@@ -92,14 +103,13 @@ static bool dev_of_name(const char *name, dev_t *dev)
 }
 
 /* The kernel's name of `dev` ("loop0"), or "MAJ:MIN" if sysfs does not say. */
-static void name_of_dev(dev_t dev, char *name, size_t len)
+static void name_of_dev(const struct walk *w, dev_t dev, char *name, size_t len)
 {
-	char link[64], target[512];
+	char link[SYS_PATH_MAX], target[512];
 	ssize_t n;
 	const char *slash;
 
-	snprintf(link, sizeof(link), SYS_DEV_BLOCK "/%u:%u", major(dev), minor(dev));
-	n = readlink(link, target, sizeof(target) - 1);
+	n = readlink(dev_path(w, link, dev, ""), target, sizeof(target) - 1);
 	if (n <= 0) {
 		snprintf(name, len, "%u:%u", major(dev), minor(dev));
 		return;
@@ -172,7 +182,7 @@ static int for_each_dev_in(struct walk *w, const char *dir, const struct node *n
 	if (!d)
 		return 0;	/* no such directory: nothing of that kind */
 	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] != '.' && dev_of_name(de->d_name, &dev))
+		if (de->d_name[0] != '.' && dev_of_name(w, de->d_name, &dev))
 			ret = visit(w, n, de->d_name, dev);
 	}
 	closedir(d);
@@ -208,11 +218,10 @@ static int visit_slave(struct walk *w, const struct node *n, const char *name, d
 /* Is `name` in the sysfs directory of `dev` a partition of it? */
 static int visit_partition(struct walk *w, const struct node *n, const char *name, dev_t dev)
 {
-	char path[320];
+	char path[SYS_PATH_MAX], rest[300];
 
-	snprintf(path, sizeof(path), SYS_DEV_BLOCK "/%u:%u/%s/partition",
-		 major(n->dev), minor(n->dev), name);
-	if (access(path, F_OK) != 0)
+	snprintf(rest, sizeof(rest), "/%.255s/partition", name);
+	if (access(dev_path(w, path, n->dev, rest), F_OK) != 0)
 		return 0;
 	if (n->rel[0])
 		return walk_to(w, dev, 0, "%s (a partition in the stack)", name);
@@ -220,13 +229,11 @@ static int visit_partition(struct walk *w, const struct node *n, const char *nam
 }
 
 /* The backing file of the loop device `dev`: false if it is no loop (or detached). */
-static bool loop_backing(dev_t dev, char *path, size_t len)
+static bool loop_backing(const struct walk *w, dev_t dev, char *path, size_t len)
 {
-	char file[96];
+	char file[SYS_PATH_MAX];
 
-	snprintf(file, sizeof(file), SYS_DEV_BLOCK "/%u:%u/loop/backing_file",
-		 major(dev), minor(dev));
-	return read_line(file, path, len) && path[0];
+	return read_line(dev_path(w, file, dev, "/loop/backing_file"), path, len) && path[0];
 }
 
 /* Is `b` the same backing as `st`: the same device node, or the same file? */
@@ -244,14 +251,17 @@ static int walk_loops_on(struct walk *w, const struct stat *st, const char *rela
 	struct dirent *de;
 	struct stat b;
 	int ret = 0;
-	DIR *d = opendir(SYS_BLOCK);
+	char dir[SYS_PATH_MAX];
+	DIR *d;
 	dev_t dev;
 
+	snprintf(dir, sizeof(dir), "%s/block", w->src->sysfs);
+	d = opendir(dir);
 	if (!d)
 		return 0;	/* no sysfs: no loop devices to find */
 	while (!ret && (de = readdir(d))) {
-		if (strncmp(de->d_name, "loop", 4) || !dev_of_name(de->d_name, &dev) ||
-		    seen(w, dev) || !loop_backing(dev, backing, sizeof(backing)) ||
+		if (strncmp(de->d_name, "loop", 4) || !dev_of_name(w, de->d_name, &dev) ||
+		    seen(w, dev) || !loop_backing(w, dev, backing, sizeof(backing)) ||
 		    stat(backing, &b) != 0)
 			continue;
 		if (same_backing(st, &b))
@@ -279,14 +289,14 @@ static int check_loop_stack(struct walk *w, const struct node *n)
 	struct node file = { .dev = 0 };
 	int ret = 0;
 
-	if (loop_backing(n->dev, backing, sizeof(backing))) {
-		name_of_dev(n->dev, name, sizeof(name));
+	if (loop_backing(w, n->dev, backing, sizeof(backing))) {
+		name_of_dev(w, n->dev, name, sizeof(name));
 		if (stat(backing, &b) != 0)
 			return refuse(w, n, "a loop device whose backing file cannot be checked: ",
 				      backing);
 		snprintf(file.rel, sizeof(file.rel), "the backing file %.200s of %.63s", backing, name);
 		if (S_ISBLK(b.st_mode)) {
-			name_of_dev(b.st_rdev, name, sizeof(name));
+			name_of_dev(w, b.st_rdev, name, sizeof(name));
 			ret = walk_to(w, b.st_rdev, 0, "%s (a backing device below it)", name);
 		} else if (S_ISREG(b.st_mode)) {
 			ret = check_backing_file(w, &file, &b);
@@ -298,24 +308,22 @@ static int check_loop_stack(struct walk *w, const struct node *n)
 /* For a partition: what is below its whole disk (not the other partitions). */
 static int check_whole_disk(struct walk *w, const struct node *n)
 {
-	char path[96], line[32], name[64];
+	char path[SYS_PATH_MAX], line[32], name[64];
 	unsigned int maj, min;
 	dev_t whole;
 
-	snprintf(path, sizeof(path), SYS_DEV_BLOCK "/%u:%u/partition", major(n->dev), minor(n->dev));
-	if (access(path, F_OK) != 0)
+	if (access(dev_path(w, path, n->dev, "/partition"), F_OK) != 0)
 		return 0;
-	snprintf(path, sizeof(path), SYS_DEV_BLOCK "/%u:%u/../dev", major(n->dev), minor(n->dev));
-	if (!read_line(path, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
+	if (!read_line(dev_path(w, path, n->dev, "/../dev"), line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
 		return 0;
 	whole = makedev(maj, min);
-	name_of_dev(whole, name, sizeof(name));
+	name_of_dev(w, whole, name, sizeof(name));
 	return walk_to(w, whole, WALK_SKIP_PARTITIONS, "%s (its whole disk)", name);
 }
 
 static int check_node(struct walk *w, const struct node *n, unsigned flags)
 {
-	char dir[96];
+	char dir[SYS_PATH_MAX];
 	int ret;
 
 	if (w->n_seen == MAX_STACK)
@@ -325,15 +333,12 @@ static int check_node(struct walk *w, const struct node *n, unsigned flags)
 	ret = check_mounted(w, n);
 	if (!ret && in_swap(w, n->dev, 0, 0))
 		ret = refuse(w, n, "in use as swap", "");
-	snprintf(dir, sizeof(dir), SYS_DEV_BLOCK "/%u:%u", major(n->dev), minor(n->dev));
 	if (!ret && !(flags & WALK_SKIP_PARTITIONS))
-		ret = for_each_dev_in(w, dir, n, visit_partition);
-	snprintf(dir, sizeof(dir), SYS_DEV_BLOCK "/%u:%u/holders", major(n->dev), minor(n->dev));
+		ret = for_each_dev_in(w, dev_path(w, dir, n->dev, ""), n, visit_partition);
 	if (!ret)
-		ret = for_each_dev_in(w, dir, n, visit_holder);
-	snprintf(dir, sizeof(dir), SYS_DEV_BLOCK "/%u:%u/slaves", major(n->dev), minor(n->dev));
+		ret = for_each_dev_in(w, dev_path(w, dir, n->dev, "/holders"), n, visit_holder);
 	if (!ret)
-		ret = for_each_dev_in(w, dir, n, visit_slave);
+		ret = for_each_dev_in(w, dev_path(w, dir, n->dev, "/slaves"), n, visit_slave);
 	if (!ret)
 		ret = check_loop_stack(w, n);
 	if (!ret)
@@ -341,20 +346,21 @@ static int check_node(struct walk *w, const struct node *n, unsigned flags)
 	return ret;
 }
 
-static int walk_init(struct walk *w, const char *path, struct errmsg *err)
+static int walk_init(struct walk *w, const struct blockdev_sources *src, const char *path,
+		     struct errmsg *err)
 {
-	*w = (struct walk){ .path = path, .err = err };
-	w->mounts = mnt_new_table_from_file(MOUNTINFO);
+	*w = (struct walk){ .src = src, .path = path, .err = err };
+	w->mounts = mnt_new_table_from_file(src->mountinfo);
 	if (!w->mounts)
 		return errmsg_set(err, -EIO, "cannot read %s to check whether '%s' is in use",
-				  MOUNTINFO, path);
+				  src->mountinfo, path);
 	w->swaps = mnt_new_table();
 	if (!w->swaps)
 		return errmsg_set(err, -ENOMEM, "out of memory");
 	/* no /proc/swaps: a kernel built without swap, nothing is swap */
-	if (mnt_table_parse_swaps(w->swaps, NULL) != 0 && access("/proc/swaps", F_OK) == 0)
-		return errmsg_set(err, -EIO, "cannot read /proc/swaps to check whether '%s' is swap",
-				  path);
+	if (mnt_table_parse_swaps(w->swaps, src->swaps) != 0 && access(src->swaps, F_OK) == 0)
+		return errmsg_set(err, -EIO, "cannot read %s to check whether '%s' is swap",
+				  src->swaps, path);
 	return 0;
 }
 
@@ -364,11 +370,12 @@ static void walk_release(struct walk *w)
 	mnt_unref_table(w->swaps);
 }
 
-int blockdev_check_in_use(dev_t rdev, const char *path, struct errmsg *err)
+int blockdev_check_in_use_from(const struct blockdev_sources *src, dev_t rdev,
+			       const char *path, struct errmsg *err)
 {
 	struct node top = { .dev = rdev };
 	struct walk w;
-	int ret = walk_init(&w, path, err);
+	int ret = walk_init(&w, src, path, err);
 
 	if (!ret)
 		ret = check_node(&w, &top, 0);
@@ -376,11 +383,16 @@ int blockdev_check_in_use(dev_t rdev, const char *path, struct errmsg *err)
 	return ret;
 }
 
+int blockdev_check_in_use(dev_t rdev, const char *path, struct errmsg *err)
+{
+	return blockdev_check_in_use_from(&system_sources, rdev, path, err);
+}
+
 int blockdev_check_file_in_use(const struct stat *st, const char *path, struct errmsg *err)
 {
 	struct node top = { .dev = 0 };
 	struct walk w;
-	int ret = walk_init(&w, path, err);
+	int ret = walk_init(&w, &system_sources, path, err);
 
 	w.file = st;
 	if (!ret)

@@ -39,6 +39,23 @@
 int blockdev_check_in_use(dev_t rdev, const char *path, struct errmsg *err);
 
 /*
+ * Where the checks read the system's tables. blockdev_check_in_use() and
+ * blockdev_check_file_in_use() use the system's own ("/sys",
+ * "/proc/self/mountinfo", "/proc/swaps"); a test can point them at a fake
+ * sysfs tree and tables, to cover stacks (device-mapper, md) the machine
+ * cannot build.
+ */
+struct blockdev_sources {
+	const char *sysfs;
+	const char *mountinfo;
+	const char *swaps;
+};
+
+/* blockdev_check_in_use() with the tables read from `src`. */
+int blockdev_check_in_use_from(const struct blockdev_sources *src, dev_t rdev,
+			       const char *path, struct errmsg *err);
+
+/*
  * The same for the regular file `st` (named `path`): return -EBUSY if it is
  * an active swap file or the backing file of a loop device in use, else 0.
  */
