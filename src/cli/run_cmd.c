@@ -188,7 +188,7 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		ret = exit_status_of_error(ret);
-		return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+		return signals_exit_status(ret, stop);
 	}
 	if (!o.length_set)
 		o.spec.length = 0;
@@ -200,5 +200,5 @@ int cmd_run(int argc, char **argv)
 		ret = o.steady_state ? run_until_steady(&o, &m, stop) : run_job(&o, &m, stop);
 	}
 	measure_close(&m);
-	return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+	return signals_exit_status(ret, stop);
 }

@@ -270,7 +270,7 @@ int cmd_sweep(int argc, char **argv)
 	o.target.writes = o.plan.read_pct < 100;
 	status = open_series_target(&o, &m, stop);
 	if (status)
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	status = series_check(&m, &o.plan);
 	if (status) {
 		measure_close(&m);
@@ -284,7 +284,7 @@ int cmd_sweep(int argc, char **argv)
 		status = EXIT_FAILED;
 	series_release(&s);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }
 
 static uint64_t largest_power_of_two_at_most(uint64_t v)
@@ -367,7 +367,7 @@ int cmd_characterize(int argc, char **argv)
 	o.target.writes = true;
 	status = open_series_target(&o, &m, stop);
 	if (status)
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	characterize_plans(&o, &m, plans);
 	for (int i = 0; i < 4 && !status; i++) {
 		status = series_check(&m, &plans[i]);
@@ -381,5 +381,5 @@ int cmd_characterize(int argc, char **argv)
 		status = characterize_measured(&o, &s);
 	series_release(&s);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }

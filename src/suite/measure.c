@@ -54,7 +54,7 @@ static int open_sim(struct measure_target *m, const struct target_request *req,
 		ret = sim_spec_create(&m->spec, m->seed, &m->dev, &why);
 	if (ret)
 		return errmsg_set(err, ret, "'%s': %s", path, why.text);
-	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1, .path = strdup(path),
+	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1, .dirfd = -1, .path = strdup(path),
 				.size = m->dev->capacity, .dio_align = m->dev->sector };
 	if (!m->t.path)
 		return errmsg_set(err, -ENOMEM, "out of memory");
@@ -75,6 +75,7 @@ int measure_open(struct measure_target *m, const struct target_request *req,
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	m->t = (struct target){ .fd = -1, .dirfd = -1 };	/* nothing open yet */
 	m->engine = engine;
 	m->direct = req->direct;
 	m->writable = req->writes;
