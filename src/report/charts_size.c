@@ -28,20 +28,31 @@ static double y_ms(double size, double seconds)
 	return seconds * 1e3;
 }
 
+/* The op's model when its size sweep is at queue depth 1, the depth these charts draw. */
 static const struct op_model *first_order_of(const struct report_drive *d, enum io_op op)
 {
-	return d->has_model && d->model.op[op].has_first_order ? &d->model.op[op] : NULL;
+	const struct op_model *om = &d->model.op[op];
+
+	return d->has_model && om->has_first_order && om->fit_qd == 1 ? om : NULL;
 }
 
+/* A QD1 model, or QD1 points of two sizes: one size alone is no chart against size. */
 bool size_chart_wants(const struct report_drive *d, enum io_op op)
 {
 	bool random = chart_qd1_random(d, op);
+	uint64_t size = 0;
 
 	if (first_order_of(d, op))
 		return true;
-	for (size_t i = 0; i < d->points.len; i++)
-		if (chart_is_qd1_point(&d->points.points[i], op, random))
+	for (size_t i = 0; i < d->points.len; i++) {
+		const struct perf_point *p = &d->points.points[i];
+
+		if (!chart_is_qd1_point(p, op, random))
+			continue;
+		if (size && p->size != size)
 			return true;
+		size = p->size;
+	}
 	return false;
 }
 
