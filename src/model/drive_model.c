@@ -55,9 +55,11 @@ static int select_points(const struct point_set *ps, enum io_op op, struct op_mo
 	return 0;
 }
 
-/* The residuals of a depth's points against its (capped) model. */
+/* The residuals of a depth's points against its (capped) model, and their rms. */
 static void depth_residuals(struct op_model *om, struct depth_fit *d)
 {
+	double sum2 = 0;
+
 	d->n_failing = 0;
 	for (size_t i = d->first; i < d->first + d->n_points; i++) {
 		const struct perf_point *p = &om->points[i];
@@ -67,7 +69,9 @@ static void depth_residuals(struct op_model *om, struct depth_fit *d)
 		r->rel_residual = (point_seconds(p) - r->predicted_s) / r->predicted_s;
 		r->fails = fabs(r->rel_residual) > FIRST_ORDER_FAIL_THRESHOLD;
 		d->n_failing += r->fails;
+		sum2 += r->rel_residual * r->rel_residual;
 	}
+	d->fit.rms_rel_residual = sqrt(sum2 / (double)d->n_points);	/* of the capped model */
 }
 
 /*
