@@ -18,6 +18,12 @@
 #define MODEL_SCHEMA "iomodel.model/2"
 #define MODEL_SCHEMA_V1 "iomodel.model/1"
 
+/* What the spec sheet and the report advise when a cache absorbs the writes. */
+#define WRITE_CACHE_ADVICE \
+	"To measure the medium, write past the cache: a scratch region (--size) several " \
+	"times the cache (for a virtual disk, several times the host's memory), and each " \
+	"write job long enough to fill it first (run --ramp, sweep --point-time)."
+
 /* `source`: what was measured or read ("sim:ocz-core", "w.json r.json"). */
 int model_output_sheet(FILE *f, const char *source, const struct drive_model *m);
 

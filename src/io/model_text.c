@@ -167,9 +167,7 @@ static void print_cache(FILE *f, const struct write_cache *c)
 			INTERFACE_MAX_BPS / 1e9);
 	fprintf(f, ": a cache (the drive's, a controller's, or the host's page cache behind a "
 		"virtual disk) absorbs them, and the write figures are the cache's, not the "
-		"medium's.\n  To measure the medium, write past the cache: a scratch region "
-		"(--size) and bytes per job (--bytes, or --runtime x STR) several times the cache "
-		"(for a virtual disk, several times the host's RAM), or fill it first (--ramp).\n");
+		"medium's.\n  %s\n", WRITE_CACHE_ADVICE);
 }
 
 static void print_residuals(FILE *f, const struct op_model *om, const char *name)

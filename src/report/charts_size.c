@@ -1,7 +1,7 @@
 /*
  * charts_size.c — the charts against request size at queue depth 1: random
  * throughput (MiB/s) and time per IO (the access tax), each with the
- * measured points, the first-order model curve (first_order_seconds), its
+ * measured points, the first-order model curve (with its caps, caps_seconds), its
  * asymptotes, and for writes the erase-block model (erase_block_seconds)
  * and the erase block the model reports.
  */
@@ -91,8 +91,9 @@ static int add_model(struct plot_chart *c, const struct op_model *om, unsigned i
 	for (double e = log2(lo); s && e <= log2(hi) + 1e-9 && !ret; e += 1.0 / 8) {
 		double size = exp2(e);
 
-		ret = plot_series_push(s, size, y(size, first_order_seconds(&om->fit,
-								      (uint64_t)size)));
+		ret = plot_series_push(s, size, y(size, om->n_depths
+			? caps_seconds(&om->fit, &om->depths[0].caps, 1, (uint64_t)size)
+			: first_order_seconds(&om->fit, (uint64_t)size)));
 	}
 	return ret;
 }

@@ -46,6 +46,7 @@ static int load_model(struct report_drive *d, const char *path, const json_t *ro
 	}
 	if (ret)
 		return ret;
+	report_model_cache(&d->model, root);
 	if (!d->has_model)
 		snprintf(d->model_note, sizeof(d->model_note), "the model file has no model");
 	if (source && *source)

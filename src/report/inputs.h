@@ -87,6 +87,9 @@ void report_drive_key(const struct json_t *root, const char *path, char *key, si
 int report_model_complete(struct op_model *om, enum io_op op, const struct json_t *o,
 			  struct point_set *ps);
 
+/* The write-cache verdict of a model file (its top-level "write_cache"). report_model.c. */
+void report_model_cache(struct drive_model *m, const struct json_t *root);
+
 /* Deep copy of a drive model. 0 or -ENOMEM. report_model.c. */
 int report_model_copy(struct drive_model *dst, const struct drive_model *src);
 

@@ -159,6 +159,16 @@ int report_model_complete(struct op_model *om, enum io_op op, const json_t *o,
 	return complete_points(om, op, o, ps);
 }
 
+void report_model_cache(struct drive_model *m, const json_t *root)
+{
+	const json_t *c = json_object_get(root, "write_cache");
+
+	m->cache.absorbs = json_is_true(json_object_get(c, "absorbs_writes"));
+	m->cache.above_interface = json_is_true(json_object_get(c, "above_interface"));
+	m->cache.write_bps = num(c, "write_str_mib_s", 0) * MIB;
+	m->cache.read_bps = num(c, "read_str_mib_s", 0) * MIB;
+}
+
 static void *dup_array(const void *src, size_t n, size_t size, int *ret)
 {
 	void *p;
