@@ -63,7 +63,7 @@ static bool middle_line(const double *x, const double *y, const double *w, size_
 static bool solve_split(const double *x, const double *y, const double *w, size_t n,
 			size_t k, size_t m, struct split *sp)
 {
-	double sw = 0, swy = 0, sxy = 0, sxx = 0, sum2 = 0;
+	double sw = 0, swy = 0, sum2 = 0;
 
 	if (!middle_line(x, y, w, k, n - m, sp))
 		return false;
@@ -71,12 +71,8 @@ static bool solve_split(const double *x, const double *y, const double *w, size_
 		sw += w[i];
 		swy += w[i] * y[i];
 	}
-	for (size_t i = n - m; i < n; i++) {
-		sxy += w[i] * x[i] * y[i];
-		sxx += w[i] * x[i] * x[i];
-	}
 	sp->t_cap = k ? swy / sw : 0;
-	sp->b_cap = m ? sxy / sxx : 0;
+	sp->b_cap = m ? first_order_origin_slope(x + n - m, y + n - m, w + n - m, m) : 0;
 	for (size_t i = 0; i < n; i++) {
 		double line = sp->a + sp->b * x[i], pred = split_seconds(sp, x[i]);
 		double rel = (y[i] - pred) / pred;

@@ -135,8 +135,7 @@ static int robust_line(const double *x, const double *y, const double *w, size_t
 	return ret;
 }
 
-/* The weighted least-squares slope of y = b x (no intercept). */
-static double origin_slope(const double *x, const double *y, const double *w, size_t n)
+double first_order_origin_slope(const double *x, const double *y, const double *w, size_t n)
 {
 	double sxy = 0, sxx = 0;
 
@@ -158,7 +157,7 @@ static void clamp_to_origin(const double *x, const double *y, const double *w, s
 {
 	double sxx = 0, chisq = 0;
 
-	l->b = origin_slope(x, y, w, n);
+	l->b = first_order_origin_slope(x, y, w, n);
 	for (size_t i = 0; i < n; i++) {
 		double r = y[i] - l->b * x[i];
 
@@ -208,7 +207,7 @@ int first_order_two_point(uint64_t s1, double iops1, uint64_t s2, double iops2,
 		double x[2] = { (double)s1, (double)s2 }, y[2] = { t1, t2 };
 		double w[2] = { 1 / (t1 * t1), 1 / (t2 * t2) };
 
-		str = 1.0 / origin_slope(x, y, w, 2);
+		str = 1.0 / first_order_origin_slope(x, y, w, 2);
 	}
 	set_exact(out, penalty < 0 ? 0 : penalty, str);
 	out->penalty_clamped = penalty < 0;

@@ -95,4 +95,11 @@ struct wls_line {
 int first_order_wls(const double *x, const double *y, const double *w, size_t n,
 		    struct wls_line *out);
 
+/*
+ * The weighted least-squares slope of y = b x (no intercept):
+ * sum(w x y) / sum(w x^2), for fits that fix the penalty at 0. The caller
+ * makes sure some w x^2 is positive.
+ */
+double first_order_origin_slope(const double *x, const double *y, const double *w, size_t n);
+
 #endif
