@@ -141,8 +141,9 @@ struct prediction {
  * fit nearest to `qd` (the erase-block model at depth 1 when detected),
  * scaled from that depth to `qd` by the queue-depth model, whose gain is
  * assumed the same at every size: R(q) = t * g(q) / g(q0), g(q) = 1 + (q - 1) k,
- * k = 1 / (X_sat * t1). Throughput is then held under the caps of that
- * depth fit. A model with only a queue-depth curve predicts its own size at
+ * k = 1 / (X_sat * t1); between two fitted depths, the predictions from
+ * both, averaged geometrically with weights by log-distance. Throughput is
+ * then held under the caps of the nearest depth fit. A model with only a queue-depth curve predicts its own size at
  * any depth. -EINVAL with a message when the model lacks what is asked.
  */
 int drive_model_predict(const struct drive_model *m, enum io_op op, uint64_t size,

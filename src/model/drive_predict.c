@@ -110,6 +110,39 @@ static double depth_seconds(const struct op_model *om, const struct depth_fit *d
 	return first_order_seconds(&d->fit, size);
 }
 
+/* The time per IO per slot at depth q from depth fit d, along the depth curve. */
+static double from_depth(const struct op_model *om, const struct depth_fit *d, uint64_t size,
+			 uint64_t align, unsigned q, double *merges)
+{
+	return depth_seconds(om, d, size, align, merges) * qd_growth(om, q) / qd_growth(om, d->qd);
+}
+
+/*
+ * From the nearest depth fit `d`; when `q` lies between two fitted depths,
+ * the prediction from each, geometrically weighted by how close q is to it
+ * on a log scale (the gain of depth is not the same at every size: the two
+ * fits around q know better than the 4 KiB curve alone).
+ */
+static double between_depths(const struct op_model *om, const struct depth_fit *d,
+			     uint64_t size, uint64_t align, unsigned q, double *merges)
+{
+	const struct depth_fit *lo = NULL, *hi = NULL;
+	double t_lo, t_hi, w, ignored = 0;
+
+	for (size_t i = 0; i < om->n_depths; i++) {
+		if (om->depths[i].qd <= q)
+			lo = &om->depths[i];
+		if (om->depths[i].qd >= q && !hi)
+			hi = &om->depths[i];
+	}
+	if (!lo || !hi || lo == hi)
+		return from_depth(om, d, size, align, q, merges);
+	t_lo = from_depth(om, lo, size, align, q, lo == d ? merges : &ignored);
+	t_hi = from_depth(om, hi, size, align, q, hi == d ? merges : &ignored);
+	w = (log((double)q) - log((double)lo->qd)) / (log((double)hi->qd) - log((double)lo->qd));
+	return exp((1 - w) * log(t_lo) + w * log(t_hi));
+}
+
 static int predict_from_qd_curve(const struct op_model *om, enum io_op op, uint64_t size,
 				 unsigned qd, struct prediction *out, struct errmsg *err)
 {
@@ -142,8 +175,7 @@ int drive_model_predict(const struct drive_model *m, enum io_op op, uint64_t siz
 				  qd);
 	} else {
 		out->fit_qd = d->qd;
-		out->mean_lat_s = depth_seconds(om, d, size, align, &out->merges) *
-				  qd_growth(om, qd) / qd_growth(om, d->qd);
+		out->mean_lat_s = between_depths(om, d, size, align, qd, &out->merges);
 	}
 	out->iops = qd / out->mean_lat_s;
 	if (d && (out->iops > d->caps.iops || out->iops * (double)size > d->caps.bps)) {

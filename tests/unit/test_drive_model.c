@@ -77,6 +77,33 @@ static void test_depth_round_trip(struct check_state *st)
 	point_set_release(&ps);
 }
 
+/* Sweeps at QD 1 and QD 16, the curve at 4 KiB: depths between come from both fits. */
+static void test_between_depths(struct check_state *st)
+{
+	struct point_set ps;
+	struct drive_model m;
+	struct prediction p;
+	struct errmsg err;
+	double worst = 0;
+
+	point_set_init(&ps);
+	for (uint64_t s = 4096; s <= 1 << 20; s *= 4) {
+		add(&ps, IO_READ, s, 1, true_iops(s, 1));
+		add(&ps, IO_READ, s, 16, true_iops(s, 16));
+	}
+	add(&ps, IO_READ, 4096, 4, true_iops(4096, 4));
+	CHECK(st, drive_model_fit(&ps, &m, &err) == 0, "fit: %s", err.text);
+	CHECK(st, m.op[IO_READ].n_depths == 2 && m.op[IO_READ].fit_qd == 1,
+	      "two depth fits, the main one at QD 1");
+	for (unsigned q = 1; q <= 64; q *= 2) {
+		CHECK(st, drive_model_predict(&m, IO_READ, 65536, q, 0, &p, &err) == 0, "QD %u", q);
+		worst = fmax(worst, rel_err(p.iops, true_iops(65536, q)));
+	}
+	CHECK(st, worst < 1e-6, "64 KiB at every depth, between the fits too (%.2g)", worst);
+	drive_model_release(&m);
+	point_set_release(&ps);
+}
+
 static void test_qd_curve_only(struct check_state *st)
 {
 	struct point_set ps;
@@ -206,6 +233,7 @@ int main(void)
 	struct check_state st = { 0, 0 };
 
 	test_depth_round_trip(&st);
+	test_between_depths(&st);
 	test_qd_curve_only(&st);
 	test_negative_penalty_held(&st);
 	test_caps(&st);
