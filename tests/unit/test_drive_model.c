@@ -39,13 +39,29 @@ static void add(struct point_set *ps, enum io_op op, uint64_t size, unsigned q, 
 	point_set_add(ps, &p);
 }
 
+/* The worst relative IOPS error of m over sizes 4 KiB..1 MiB (x `step`) and depths 1..64. */
+static double worst_error(struct check_state *st, const struct drive_model *m, uint64_t step)
+{
+	struct prediction p;
+	struct errmsg err;
+	double worst = 0;
+
+	for (uint64_t s = 4096; s <= 1 << 20; s *= step)
+		for (unsigned q = 1; q <= 64; q *= 2) {
+			CHECK(st, drive_model_predict(m, IO_READ, s, q, 0, &p, &err) == 0,
+			      "predict %llu at %u: %s", (unsigned long long)s, q, err.text);
+			worst = fmax(worst, rel_err(p.iops, true_iops(s, q)));
+		}
+	return worst;
+}
+
 static void test_depth_round_trip(struct check_state *st)
 {
 	struct point_set ps;
 	struct drive_model m;
 	struct prediction p;
 	struct errmsg err;
-	double worst = 0;
+	double worst;
 
 	point_set_init(&ps);
 	for (uint64_t s = 4096; s <= 1 << 20; s *= 2)	/* the size sweep at QD 4 only */
@@ -63,12 +79,7 @@ static void test_depth_round_trip(struct check_state *st)
 	      m.op[IO_READ].fit.penalty_s);
 	CHECK(st, m.op[IO_READ].n_points == ps.len, "every point kept (%zu of %zu)",
 	      m.op[IO_READ].n_points, ps.len);
-	for (uint64_t s = 4096; s <= 1 << 20; s *= 4)
-		for (unsigned q = 1; q <= 64; q *= 2) {
-			CHECK(st, drive_model_predict(&m, IO_READ, s, q, 0, &p, &err) == 0,
-			      "predict %llu at %u: %s", (unsigned long long)s, q, err.text);
-			worst = fmax(worst, rel_err(p.iops, true_iops(s, q)));
-		}
+	worst = worst_error(st, &m, 4);
 	CHECK(st, worst < 1e-6, "every size at every depth from QD 4 and the curve (%.2g)",
 	      worst);
 	CHECK(st, drive_model_predict(&m, IO_WRITE, 4096, 1, 0, &p, &err) == -EINVAL,
@@ -80,11 +91,10 @@ static void test_depth_round_trip(struct check_state *st)
 /* Sweeps at QD 1 and QD 16, the curve at 4 KiB: depths between come from both fits. */
 static void test_between_depths(struct check_state *st)
 {
-	struct point_set ps;
 	struct drive_model m;
-	struct prediction p;
 	struct errmsg err;
-	double worst = 0;
+	struct point_set ps;
+	double worst;
 
 	point_set_init(&ps);
 	for (uint64_t s = 4096; s <= 1 << 20; s *= 4) {
@@ -95,11 +105,8 @@ static void test_between_depths(struct check_state *st)
 	CHECK(st, drive_model_fit(&ps, &m, &err) == 0, "fit: %s", err.text);
 	CHECK(st, m.op[IO_READ].n_depths == 2 && m.op[IO_READ].fit_qd == 1,
 	      "two depth fits, the main one at QD 1");
-	for (unsigned q = 1; q <= 64; q *= 2) {
-		CHECK(st, drive_model_predict(&m, IO_READ, 65536, q, 0, &p, &err) == 0, "QD %u", q);
-		worst = fmax(worst, rel_err(p.iops, true_iops(65536, q)));
-	}
-	CHECK(st, worst < 1e-6, "64 KiB at every depth, between the fits too (%.2g)", worst);
+	worst = worst_error(st, &m, 2);
+	CHECK(st, worst < 1e-6, "every size at every depth, between the fits too (%.2g)", worst);
 	drive_model_release(&m);
 	point_set_release(&ps);
 }
