@@ -14,6 +14,7 @@
 #include "io/model_output.h"
 #include "io/run_output.h"
 #include "model/drive_model.h"
+#include "util/dynbuf.h"
 #include "util/units.h"
 
 void cmd_fit_usage(FILE *f)
@@ -24,7 +25,7 @@ void cmd_fit_usage(FILE *f)
 	      "output (fio 3.x), or CSV with a header op,size,qd,iops (or mib_s instead of\n"
 	      "iops; sizes may carry suffixes). Prints the spec sheet.\n"
 	      "\n"
-	      "  --json               print the model as JSON (schema iomodel.model/1)\n"
+	      "  --json               print the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
 }
 
@@ -94,33 +95,51 @@ static int parse_fit_args(int argc, char **argv, struct fit_options *o, int *fir
 	return ret;
 }
 
+/* The file names as given, separated by spaces: the model's "source". */
+static int join_sources(int first, int argc, char **argv, struct dynbuf *out)
+{
+	int ret = 0;
+
+	for (int i = first; i < argc && !ret; i++) {
+		if (i > first)
+			ret = dynbuf_add(out, " ", 1);
+		if (!ret)
+			ret = dynbuf_add(out, argv[i], strlen(argv[i]));
+	}
+	return ret;
+}
+
 int cmd_fit(int argc, char **argv)
 {
 	struct fit_options o = { false, NULL };
 	struct point_set ps;
 	struct drive_model m;
 	struct errmsg err;
-	char source[512] = "";
+	struct dynbuf source;
 	int first = argc, status = parse_fit_args(argc, argv, &o, &first);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;
 	point_set_init(&ps);
+	dynbuf_init(&source, (size_t)1 << 24);
 	for (int i = first; i < argc && !status; i++) {
 		if (import_points_file(&ps, argv[i], &err)) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
-		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
-			 i > first ? " " : "", argv[i]);
+	}
+	if (!status && join_sources(first, argc, argv, &source)) {
+		fputs("iomodel: out of memory\n", stderr);
+		status = EXIT_FAILED;
 	}
 	if (!status && drive_model_fit(&ps, &m, &err)) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = EXIT_BAD_INPUT;
 	} else if (!status) {
-		status = print_drive_model(source, &m, o.json, o.output);
+		status = print_drive_model(dynbuf_ptr(&source), &m, o.json, o.output);
 		drive_model_release(&m);
 	}
+	dynbuf_release(&source);
 	point_set_release(&ps);
 	return status;
 }
@@ -175,13 +194,39 @@ static int parse_predict_args(struct predict_options *o, int argc, char **argv)
 	return ret;
 }
 
+static int print_prediction(const struct predict_options *o, const struct prediction *p)
+{
+	char size[32];
+
+	format_size(size, sizeof(size), o->bs);
+	if (o->json)
+		return json_dump_document(stdout, json_pack(
+			"{s:s,s:s,s:s,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:o,s:b}",
+			"schema", "iomodel.prediction/1", "iomodel_version", IOMODEL_VERSION,
+			"rw", o->rw, "bs", (json_int_t)o->bs,
+			"align", (json_int_t)(o->align ? o->align : o->bs), "qd", (json_int_t)o->qd,
+			"iops", p->iops, "mib_s", p->mib_s, "mean_lat_ms", p->mean_lat_s * 1e3,
+			"erase_block_merges", p->merges,
+			"from_qd", p->fit_qd ? json_integer(p->fit_qd) : json_null(),
+			"capped", p->capped)) ? EXIT_FAILED : EXIT_OK;
+	printf("%s %s at queue depth %llu: %.4g IOPS, %.4g MiB/s, mean latency %.4g ms",
+	       o->rw, size, (unsigned long long)o->qd, p->iops, p->mib_s, p->mean_lat_s * 1e3);
+	if (p->merges > 0)
+		printf(" (%.2f erase-block merges per IO)", p->merges);
+	if (p->fit_qd && p->fit_qd != o->qd)
+		printf(" (sizes fitted at queue depth %u)", p->fit_qd);
+	if (p->capped)
+		printf(" (held by the volume's cap)");
+	putchar('\n');
+	return EXIT_OK;
+}
+
 int cmd_predict(int argc, char **argv)
 {
 	struct predict_options o = { .qd = 1 };
 	struct drive_model m;
 	struct prediction p;
 	struct errmsg err;
-	char size[32];
 	int status = parse_predict_args(&o, argc, argv);
 
 	if (status)
@@ -190,22 +235,12 @@ int cmd_predict(int argc, char **argv)
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		return EXIT_BAD_INPUT;
 	}
-	if (drive_model_predict(&m, o.op, o.bs, (unsigned)o.qd, o.align, &p, &err)) {
+	status = drive_model_check(&m, &err) ||
+		 drive_model_predict(&m, o.op, o.bs, (unsigned)o.qd, o.align, &p, &err);
+	drive_model_release(&m);
+	if (status) {
 		fprintf(stderr, "iomodel: %s: %s\n", o.model, err.text);
 		return EXIT_BAD_INPUT;
 	}
-	format_size(size, sizeof(size), o.bs);
-	if (o.json)
-		return json_dump_document(stdout, json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:f,s:f,s:f,s:f}",
-			"schema", "iomodel.prediction/1", "iomodel_version", IOMODEL_VERSION,
-			"rw", o.rw, "bs", (json_int_t)o.bs, "align", (json_int_t)(o.align ? o.align : o.bs),
-			"qd", (json_int_t)o.qd, "iops", p.iops, "mib_s", p.mib_s,
-			"mean_lat_ms", p.mean_lat_s * 1e3, "erase_block_merges", p.merges))
-			? EXIT_FAILED : EXIT_OK;
-	printf("%s %s at queue depth %llu: %.4g IOPS, %.4g MiB/s, mean latency %.4g ms",
-	       o.rw, size, (unsigned long long)o.qd, p.iops, p.mib_s, p.mean_lat_s * 1e3);
-	if (p.merges > 0)
-		printf(" (%.2f erase-block merges per IO)", p.merges);
-	putchar('\n');
-	return EXIT_OK;
+	return print_prediction(&o, &p);
 }

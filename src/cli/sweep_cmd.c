@@ -116,7 +116,7 @@ void cmd_characterize_usage(FILE *f)
 	      "                       bytes (all of it by default)\n"
 	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
 	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
-	      "  --json               the model as JSON (schema iomodel.model/1)\n"
+	      "  --json               the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
 	      "  --report FILE        also write an HTML report with the charts to FILE\n"
 	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n", f);

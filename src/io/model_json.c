@@ -1,4 +1,8 @@
-/* model_json.c — the drive model to and from JSON ("iomodel.model/1"). */
+/*
+ * model_json.c — the drive model to and from JSON ("iomodel.model/2"; files
+ * of "iomodel.model/1", whose one first-order model is at queue depth 1, are
+ * read too).
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,21 +21,79 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Where a point's residual comes from. */
+static const char *fitted_by(const struct op_model *om, size_t i)
+{
+	if (isnan(om->residuals[i].predicted_s))
+		return NULL;
+	for (size_t k = 0; k < om->n_depths; k++)
+		if (i >= om->depths[k].first && i < om->depths[k].first + om->depths[k].n_points)
+			return "first_order";
+	return "queue_depth";
+}
+
+static json_t *point_json(const struct op_model *om, size_t i)
+{
+	const struct perf_point *p = &om->points[i];
+	const struct fit_residual *r = om->residuals ? &om->residuals[i] : NULL;
+	const char *by = r ? fitted_by(om, i) : NULL;
+	double q = p->qd > 1 ? p->qd : 1;
+
+	return json_pack("{s:I,s:I,s:b,s:f,s:f,s:o,s:o,s:o,s:o,s:o}",
+		"size_bytes", (json_int_t)p->size, "qd", (json_int_t)p->qd, "random", p->random,
+		"iops", p->iops, "mib_s", p->iops * (double)p->size / MIB,
+		"mean_lat_ms", p->mean_lat_s > 0 ? json_real(MS(p->mean_lat_s)) : json_null(),
+		"fitted_by", by ? json_string(by) : json_null(),
+		"predicted_iops", by ? num(q / r->predicted_s) : json_null(),
+		"rel_residual", by ? num(r->rel_residual) : json_null(),
+		"model_fails", by ? json_boolean(r->fails) : json_null());
+}
+
 static json_t *points_json(const struct op_model *om)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; i < om->n_points; i++) {
-		const struct perf_point *p = &om->points[i];
-		const struct fit_residual *r = om->residuals ? &om->residuals[i] : NULL;
+	for (size_t i = 0; i < om->n_points; i++)
+		json_array_append_new(arr, point_json(om, i));
+	return arr;
+}
 
-		json_array_append_new(arr, json_pack("{s:I,s:f,s:f,s:o,s:o,s:o}",
-			"size_bytes", (json_int_t)p->size, "iops", p->iops,
-			"mib_s", p->iops * (double)p->size / MIB,
-			"predicted_iops", r ? num(1.0 / r->predicted_s) : json_null(),
-			"rel_residual", r ? num(r->rel_residual) : json_null(),
-			"model_fails", r ? json_boolean(r->fails) : json_null()));
-	}
+static json_t *caps_json(const struct depth_fit *d)
+{
+	if (!d->has_caps)
+		return json_null();
+	return json_pack("{s:o,s:o}", "iops", num(d->caps.iops), "mib_s", num(MIBS(d->caps.bps)));
+}
+
+static json_t *two_point_json(const struct first_order *tp, const uint64_t sizes[2])
+{
+	return json_pack("{s:[I,I],s:f,s:f,s:f,s:b}", "size_bytes", (json_int_t)sizes[0],
+			 (json_int_t)sizes[1], "str_mib_s", MIBS(tp->str_bps),
+			 "str_kib_s", tp->str_bps / 1024.0, "penalty_ms", MS(tp->penalty_s),
+			 "penalty_clamped", tp->penalty_clamped);
+}
+
+static json_t *depth_json(const struct depth_fit *d)
+{
+	const struct first_order *f = &d->fit;
+
+	return json_pack("{s:I,s:b,s:I,s:f,s:f,s:b,s:f,s:[f,o],s:[f,f],s:f,s:f,s:b,s:b,s:o,s:o}",
+		"qd", (json_int_t)d->qd, "random", d->random, "n_points", (json_int_t)d->n_points,
+		"str_mib_s", MIBS(f->str_bps), "penalty_ms", MS(f->penalty_s),
+		"penalty_clamped", f->penalty_clamped, "free_penalty_ms", MS(f->free_penalty_s),
+		"str_ci_mib_s", MIBS(f->str_lo_bps), num(MIBS(f->str_hi_bps)),
+		"penalty_ci_ms", MS(f->penalty_lo_s), MS(f->penalty_hi_s),
+		"rms_rel_residual", f->rms_rel_residual, "line_rms_rel_residual", d->line_rms,
+		"line_fails_smallest", d->fails_low, "line_fails_largest", d->fails_high,
+		"caps", caps_json(d), "two_point", two_point_json(&d->two_point, d->two_point_sizes));
+}
+
+static json_t *depths_json(const struct op_model *om)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < om->n_depths; i++)
+		json_array_append_new(arr, depth_json(&om->depths[i]));
 	return arr;
 }
 
@@ -64,16 +126,17 @@ static json_t *qd_json(const struct op_model *om)
 
 static json_t *op_json(const struct op_model *om, enum io_op op)
 {
-	const struct first_order *f = &om->fit, *tp = &om->two_point;
+	const struct first_order *f = &om->fit;
 	json_t *o;
 
 	if (!om->has_first_order && !om->has_qd)
 		return json_null();
-	o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "note", om->note,
+	o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "note", om->note,
 		      "queue_depth", qd_json(om), "points", points_json(om),
+		      "depths", depths_json(om), "fit_qd", json_null(),
 		      "str_mib_s", json_null(), "penalty_ms", json_null(),
 		      "str_ci_mib_s", json_null(), "penalty_ci_ms", json_null(),
-		      "two_point", json_null());
+		      "two_point", json_null(), "caps", json_null());
 	if (op == IO_WRITE) {
 		json_object_set_new(o, "erase_block_mib", om->erase_block_method
 				    ? json_real(om->erase_block_bytes / MIB) : json_null());
@@ -83,26 +146,37 @@ static json_t *op_json(const struct op_model *om, enum io_op op)
 	}
 	if (!om->has_first_order)
 		return o;
+	json_object_set_new(o, "fit_qd", json_integer(om->fit_qd));
 	json_object_set_new(o, "str_mib_s", json_real(MIBS(f->str_bps)));
 	json_object_set_new(o, "penalty_ms", json_real(MS(f->penalty_s)));
+	json_object_set_new(o, "penalty_clamped", json_boolean(f->penalty_clamped));
 	json_object_set_new(o, "str_ci_mib_s", json_pack("[f,o]", MIBS(f->str_lo_bps),
 							 num(MIBS(f->str_hi_bps))));
 	json_object_set_new(o, "penalty_ci_ms", json_pack("[f,f]", MS(f->penalty_lo_s),
 							  MS(f->penalty_hi_s)));
 	json_object_set_new(o, "rms_rel_residual", json_real(f->rms_rel_residual));
-	json_object_set_new(o, "two_point", json_pack("{s:[I,I],s:f,s:f,s:f}",
-		"size_bytes", (json_int_t)om->two_point_sizes[0], (json_int_t)om->two_point_sizes[1],
-		"str_mib_s", MIBS(tp->str_bps), "str_kib_s", tp->str_bps / 1024.0,
-		"penalty_ms", MS(tp->penalty_s)));
+	json_object_set_new(o, "two_point", two_point_json(&om->two_point, om->two_point_sizes));
+	json_object_set_new(o, "caps", caps_json(&om->depths[0]));
 	return o;
+}
+
+static json_t *cache_json(const struct write_cache *c)
+{
+	return json_pack("{s:b,s:o,s:o,s:b,s:f,s:f}", "absorbs_writes", c->absorbs,
+			 "write_str_mib_s", c->write_bps > 0 ? json_real(MIBS(c->write_bps)) : json_null(),
+			 "read_str_mib_s", c->read_bps > 0 ? json_real(MIBS(c->read_bps)) : json_null(),
+			 "above_interface", c->above_interface,
+			 "interface_max_mib_s", MIBS(INTERFACE_MAX_BPS),
+			 "write_read_ratio_limit", CACHE_WRITE_READ_RATIO);
 }
 
 json_t *model_to_json(const char *source, const struct drive_model *m)
 {
-	return json_pack("{s:s,s:s,s:s,s:{s:o,s:o}}", "schema", "iomodel.model/1",
+	return json_pack("{s:s,s:s,s:s,s:{s:o,s:o},s:o}", "schema", MODEL_SCHEMA,
 			 "iomodel_version", IOMODEL_VERSION, "source", source, "model",
 			 "read", op_json(&m->op[IO_READ], IO_READ),
-			 "write", op_json(&m->op[IO_WRITE], IO_WRITE));
+			 "write", op_json(&m->op[IO_WRITE], IO_WRITE),
+			 "write_cache", cache_json(&m->cache));
 }
 
 /* Read a positive number at `key` of `obj`; -EINVAL naming `where.key` otherwise. */
@@ -118,22 +192,101 @@ static int get_positive(json_t *obj, const char *where, const char *key, double 
 	return 0;
 }
 
-static int load_op(json_t *o, enum io_op op, struct op_model *om, const char *path,
+/* A cap at `key` of `caps`: null or absent is none, else a positive number. */
+static double load_cap(json_t *caps, const char *key, double scale)
+{
+	json_t *v = json_object_get(caps, key);
+
+	return json_is_number(v) ? json_number_value(v) * scale : INFINITY;
+}
+
+/* One element of model.OP.depths[] (iomodel.model/2). */
+static int load_depth(json_t *o, const char *where, struct depth_fit *d, const char *path,
+		      struct errmsg *err)
+{
+	json_t *qd = json_object_get(o, "qd"), *caps = json_object_get(o, "caps");
+	double v = 0;
+	int ret = get_positive(o, where, "str_mib_s", &v, path, err);
+
+	d->fit.str_bps = v * MIB;
+	if (!ret && !json_is_number(json_object_get(o, "penalty_ms")))
+		ret = errmsg_set(err, -EINVAL, "%s: %s.penalty_ms: expected a number", path, where);
+	d->fit.penalty_s = json_number_value(json_object_get(o, "penalty_ms")) / 1e3;
+	if (!ret && (!json_is_integer(qd) || json_integer_value(qd) < 1 ||
+		     json_integer_value(qd) > 65536))
+		ret = errmsg_set(err, -EINVAL, "%s: %s.qd: expected an integer from 1 to 65536",
+				 path, where);
+	d->qd = ret ? 0 : (unsigned)json_integer_value(qd);
+	d->caps.iops = load_cap(caps, "iops", 1);
+	d->caps.bps = load_cap(caps, "mib_s", MIB);
+	d->has_caps = caps_any(&d->caps);
+	return ret;
+}
+
+/* model.OP.depths[] into om->depths; om->fit and om->fit_qd are depths[0]'s. */
+static int load_depths(json_t *arr, enum io_op op, struct op_model *om, const char *path,
+		       struct errmsg *err)
+{
+	size_t n = json_array_size(arr);
+	char where[64];
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	om->depths = calloc(n, sizeof(*om->depths));
+	if (!om->depths)
+		return errmsg_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && !ret; i++) {
+		snprintf(where, sizeof(where), "model.%s.depths[%zu]", io_op_name(op), i);
+		ret = load_depth(json_array_get(arr, i), where, &om->depths[i], path, err);
+		if (!ret && i && om->depths[i].qd <= om->depths[i - 1].qd)
+			ret = errmsg_set(err, -EINVAL, "%s: %s.qd: depths must increase", path, where);
+	}
+	om->n_depths = ret ? 0 : n;
+	om->has_first_order = !ret;
+	om->fit_qd = om->depths[0].qd;
+	om->fit = om->depths[0].fit;
+	return ret;
+}
+
+/* iomodel.model/1: the one first-order model, at queue depth 1. */
+static int load_v1_first_order(json_t *o, const char *name, struct op_model *om,
+			       const char *path, struct errmsg *err)
+{
+	struct depth_fit *d;
+	double v = 0;
+	int ret;
+
+	if (json_is_null(json_object_get(o, "str_mib_s")))
+		return 0;
+	ret = get_positive(o, name, "str_mib_s", &v, path, err);
+	if (!ret && !json_is_number(json_object_get(o, "penalty_ms")))
+		ret = errmsg_set(err, -EINVAL, "%s: %s.penalty_ms: expected a number", path, name);
+	if (ret)
+		return ret;
+	d = om->depths = calloc(1, sizeof(*om->depths));
+	if (!d)
+		return errmsg_set(err, -ENOMEM, "out of memory");
+	d->qd = 1;
+	d->fit.str_bps = v * MIB;
+	d->fit.penalty_s = json_number_value(json_object_get(o, "penalty_ms")) / 1e3;
+	caps_none(&d->caps);
+	om->n_depths = 1;
+	om->has_first_order = true;
+	om->fit_qd = 1;
+	om->fit = d->fit;
+	return 0;
+}
+
+static int load_op(json_t *o, enum io_op op, bool v1, struct op_model *om, const char *path,
 		   struct errmsg *err)
 {
 	const char *name = op == IO_READ ? "model.read" : "model.write";
 	json_t *eb = json_object_get(o, "erase_block"), *qd = json_object_get(o, "queue_depth");
 	double v = 0;
-	int ret = 0;
+	int ret = v1 ? load_v1_first_order(o, name, om, path, err)
+		     : load_depths(json_object_get(o, "depths"), op, om, path, err);
 
-	if (!json_is_null(json_object_get(o, "str_mib_s"))) {
-		ret = get_positive(o, name, "str_mib_s", &v, path, err);
-		om->fit.str_bps = v * MIB;
-		if (!ret && !json_is_number(json_object_get(o, "penalty_ms")))
-			ret = errmsg_set(err, -EINVAL, "%s: %s.penalty_ms: expected a number", path, name);
-		om->fit.penalty_s = json_number_value(json_object_get(o, "penalty_ms")) / 1e3;
-		om->has_first_order = !ret;
-	}
 	if (!ret && json_is_object(eb) && json_is_true(json_object_get(eb, "detected"))) {
 		struct erase_block_model *e = &om->erase_block;
 
@@ -152,6 +305,7 @@ static int load_op(json_t *o, enum io_op op, struct op_model *om, const char *pa
 		om->qd.t1_s = v / 1e3;
 		om->qd.sat_iops = json_is_null(json_object_get(qd, "sat_iops")) ? INFINITY
 			: json_number_value(json_object_get(qd, "sat_iops"));
+		om->qd_size = (uint64_t)fmax(0, json_number_value(json_object_get(qd, "size_bytes")));
 		om->has_qd = !ret;
 	}
 	return ret;
@@ -161,6 +315,8 @@ int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 {
 	json_error_t jerr;
 	json_t *root, *model;
+	const char *schema;
+	bool v1;
 	char *text;
 	size_t len;
 	int ret;
@@ -174,17 +330,20 @@ int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 	if (!root)
 		return errmsg_set(err, -EINVAL, "%s:%d: %s", path, jerr.line, jerr.text);
 	model = json_object_get(root, "model");
-	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "iomodel.model/1") ||
-	    !json_is_object(model))
-		ret = errmsg_set(err, -EINVAL, "%s: not an iomodel model (schema "
-				 "\"iomodel.model/1\"); make one with 'iomodel fit' or "
-				 "'iomodel characterize -o'", path);
+	schema = json_string_value(json_object_get(root, "schema")) ?: "";
+	v1 = !strcmp(schema, MODEL_SCHEMA_V1);
+	if ((!v1 && strcmp(schema, MODEL_SCHEMA)) || !json_is_object(model))
+		ret = errmsg_set(err, -EINVAL, "%s: not an iomodel model (schema \"%s\" or "
+				 "\"%s\"); make one with 'iomodel fit' or 'iomodel characterize -o'",
+				 path, MODEL_SCHEMA, MODEL_SCHEMA_V1);
 	for (int op = IO_READ; op <= IO_WRITE && !ret; op++) {
 		json_t *o = json_object_get(model, io_op_name(op));
 
 		if (json_is_object(o))
-			ret = load_op(o, (enum io_op)op, &m->op[op], path, err);
+			ret = load_op(o, (enum io_op)op, v1, &m->op[op], path, err);
 	}
 	json_decref(root);
+	if (ret)
+		drive_model_release(m);
 	return ret;
 }

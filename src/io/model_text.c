@@ -23,6 +23,18 @@ static void print_first_order(FILE *f, const struct drive_model *m)
 	char a[96], b[48];
 
 	fprintf(f, "%-32s %-28s %-28s\n", "", "read", "write");
+	if ((r->has_first_order && r->fit_qd != 1) || (w->has_first_order && w->fit_qd != 1)) {
+		fprintf(f, "%-32s", "at queue depth");
+		for (int op = 0; op < 2; op++) {
+			const struct op_model *om = op ? w : r;
+
+			if (om->has_first_order)
+				fprintf(f, " %-28u", om->fit_qd);
+			else
+				fprintf(f, " %-28s", "-");
+		}
+		fputc('\n', f);
+	}
 	for (int row = 0; row < 2; row++) {
 		const char *label = row ? "access penalty, ms (95% CI)" : "average STR, MiB/s (95% CI)";
 
@@ -100,32 +112,97 @@ static void print_qd(FILE *f, const struct drive_model *m)
 	}
 }
 
+/* One depth fit: its depth, line, caps and what the line alone missed. */
+static void print_depth(FILE *f, enum io_op op, const struct depth_fit *d)
+{
+	const struct first_order *fo = &d->fit;
+
+	fprintf(f, "%s at queue depth %u (%zu sizes): STR %.4g MiB/s, penalty %.4g ms per IO "
+		"per slot, rms %.1f %%\n", io_op_name(op), d->qd, d->n_points, fo->str_bps / MIB,
+		fo->penalty_s * 1e3, fo->rms_rel_residual * 100);
+	if (fo->penalty_clamped)
+		fprintf(f, "  the free fit gives a negative access penalty (%.4g ms), which no drive "
+			"has: penalty held at 0 (larger IOs slow down more than size/STR)\n",
+			fo->free_penalty_s * 1e3);
+	if (d->fails_low && d->fails_high)
+		fprintf(f, "  the first-order model fails at both ends: the smallest and the "
+			"largest size run slower than penalty + size/STR (line rms %.1f %%)\n",
+			d->line_rms * 100);
+	if (d->has_caps) {
+		fprintf(f, "  capped: throughput = min(penalty + size/STR, ");
+		if (isfinite(d->caps.iops))
+			fprintf(f, "%.4g IOPS%s", d->caps.iops, isfinite(d->caps.bps) ? ", " : "");
+		if (isfinite(d->caps.bps))
+			fprintf(f, "%.4g MiB/s", d->caps.bps / MIB);
+		fprintf(f, ") fits with rms %.1f %%: a volume or controller limit\n",
+			fo->rms_rel_residual * 100);
+	} else if (d->fails_low && d->fails_high) {
+		fprintf(f, "  no IOPS or MB/s cap explains it (too few sizes on a cap)\n");
+	}
+}
+
+static void print_depths(FILE *f, const struct drive_model *m)
+{
+	for (int op = 0; op < 2; op++) {
+		const struct op_model *om = &m->op[op];
+		bool say = om->n_depths > 1 || (om->has_first_order && om->fit_qd != 1);
+
+		for (size_t i = 0; i < om->n_depths; i++) {
+			const struct depth_fit *d = &om->depths[i];
+
+			if (say || d->fit.penalty_clamped || d->fails_low || d->fails_high)
+				print_depth(f, (enum io_op)op, d);
+		}
+	}
+}
+
+static void print_cache(FILE *f, const struct write_cache *c)
+{
+	if (!c->absorbs)
+		return;
+	fprintf(f, "write cache: writes stream at %.4g MiB/s", c->write_bps / MIB);
+	if (c->read_bps > 0)
+		fprintf(f, ", %.2gx the reads' %.4g MiB/s", c->write_bps / c->read_bps,
+			c->read_bps / MIB);
+	if (c->above_interface)
+		fprintf(f, ", above the %.0f GB/s any single drive's interface carries",
+			INTERFACE_MAX_BPS / 1e9);
+	fprintf(f, ": a cache (the drive's, a controller's, or the host's page cache behind a "
+		"virtual disk) absorbs them, and the write figures are the cache's, not the "
+		"medium's.\n  %s\n", WRITE_CACHE_ADVICE);
+}
+
 static void print_residuals(FILE *f, const struct op_model *om, const char *name)
 {
-	if (!om->has_first_order)
-		return;
-	fprintf(f, "\n%s, queue depth 1: measured vs first-order model (* = the model fails, "
-		"|residual| > %.0f %%)\n", name, FIRST_ORDER_FAIL_THRESHOLD * 100);
-	fprintf(f, "  %10s %12s %12s %10s\n", "size", "IOPS", "model IOPS", "residual");
-	for (size_t i = 0; i < om->n_points; i++) {
-		const struct fit_residual *r = &om->residuals[i];
-		char size[32];
+	for (size_t k = 0; k < om->n_depths; k++) {
+		const struct depth_fit *d = &om->depths[k];
 
-		format_size(size, sizeof(size), om->points[i].size);
-		fprintf(f, "  %10s %12.4g %12.4g %9.1f%%%s\n", size, om->points[i].iops,
-			1.0 / r->predicted_s, r->rel_residual * 100, r->fails ? " *" : "");
+		fprintf(f, "\n%s, queue depth %u: measured vs first-order model (* = the model "
+			"fails, |residual| > %.0f %%)\n", name, d->qd,
+			FIRST_ORDER_FAIL_THRESHOLD * 100);
+		fprintf(f, "  %10s %12s %12s %10s\n", "size", "IOPS", "model IOPS", "residual");
+		for (size_t i = d->first; i < d->first + d->n_points; i++) {
+			const struct fit_residual *r = &om->residuals[i];
+			char size[32];
+
+			format_size(size, sizeof(size), om->points[i].size);
+			fprintf(f, "  %10s %12.4g %12.4g %9.1f%%%s\n", size, om->points[i].iops,
+				d->qd / r->predicted_s, r->rel_residual * 100, r->fails ? " *" : "");
+		}
+		if (d->n_failing)
+			fprintf(f, "  the first-order model fails at %zu of %zu sizes\n",
+				d->n_failing, d->n_points);
 	}
-	if (om->n_failing)
-		fprintf(f, "  the first-order model fails at %zu of %zu sizes\n", om->n_failing,
-			om->n_points);
 }
 
 int model_output_sheet(FILE *f, const char *source, const struct drive_model *m)
 {
 	fprintf(f, "spec sheet of %s\n\n", source);
 	print_first_order(f, m);
+	print_depths(f, m);
 	print_erase_block(f, &m->op[IO_WRITE]);
 	print_qd(f, m);
+	print_cache(f, &m->cache);
 	for (int op = 0; op < 2; op++)
 		if (m->op[op].note[0])
 			fprintf(f, "note: %s\n", m->op[op].note);

@@ -136,18 +136,6 @@ static uint64_t point_align(const struct perf_point *p)
 	return p->size < 512 ? 512 : p->size;
 }
 
-/* Weighted least squares through the origin: the penalty >= 0 constraint. */
-static double origin_slope(const double *x, const double *y, const double *w, size_t n)
-{
-	double sxy = 0, sxx = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		sxy += w[i] * x[i] * y[i];
-		sxx += w[i] * x[i] * x[i];
-	}
-	return sxy / sxx;
-}
-
 static int eb_solve(struct eb_fit *f, double unit, struct eb_cand *out)
 {
 	struct wls_line l;
@@ -174,7 +162,7 @@ static int eb_solve(struct eb_fit *f, double unit, struct eb_cand *out)
 	}
 	if (l.a < 0) {
 		l.a = 0;
-		l.b = origin_slope(f->x, f->y, f->w, f->n);
+		l.b = first_order_origin_slope(f->x, f->y, f->w, f->n);
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		double r = f->y[i] - l.a - l.b * f->x[i];

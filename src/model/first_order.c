@@ -135,6 +135,41 @@ static int robust_line(const double *x, const double *y, const double *w, size_t
 	return ret;
 }
 
+double first_order_origin_slope(const double *x, const double *y, const double *w, size_t n)
+{
+	double sxy = 0, sxx = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sxy += w[i] * x[i] * y[i];
+		sxx += w[i] * x[i] * x[i];
+	}
+	return sxy / sxx;
+}
+
+/*
+ * The line refitted with its intercept fixed at 0 (when the free fit's is
+ * negative). cov_bb is 1 / sum(w x^2), chisq the weighted squared residuals,
+ * so the interval of the slope comes out of set_intervals() as for a free
+ * fit (with one more degree of freedom, not counted: a slightly wider band).
+ */
+static void clamp_to_origin(const double *x, const double *y, const double *w, size_t n,
+			    struct wls_line *l)
+{
+	double sxx = 0, chisq = 0;
+
+	l->b = first_order_origin_slope(x, y, w, n);
+	for (size_t i = 0; i < n; i++) {
+		double r = y[i] - l->b * x[i];
+
+		sxx += w[i] * x[i] * x[i];
+		chisq += w[i] * r * r;
+	}
+	l->a = 0;
+	l->cov_aa = l->cov_ab = 0;
+	l->cov_bb = 1 / sxx;
+	l->chisq = chisq;
+}
+
 static void set_exact(struct first_order *m, double penalty, double str)
 {
 	m->penalty_s = penalty;
@@ -147,7 +182,7 @@ static void set_exact(struct first_order *m, double penalty, double str)
 int first_order_two_point(uint64_t s1, double iops1, uint64_t s2, double iops2,
 			  struct first_order *out, struct errmsg *err)
 {
-	double t1, t2, str;
+	double t1, t2, str, penalty;
 
 	if (!isfinite(iops1) || !(iops1 > 0))
 		return errmsg_set(err, -EINVAL, "a rate of %g IOPS at %" PRIu64 " bytes",
@@ -167,7 +202,16 @@ int first_order_two_point(uint64_t s1, double iops1, uint64_t s2, double iops2,
 				  "%" PRIu64 " bytes take no longer than %" PRIu64
 				  " bytes: no positive transfer rate", s1 < s2 ? s2 : s1,
 				  s1 < s2 ? s1 : s2);
-	set_exact(out, t1 - (double)s1 / str, str);
+	penalty = t1 - (double)s1 / str;
+	if (penalty < 0) {
+		double x[2] = { (double)s1, (double)s2 }, y[2] = { t1, t2 };
+		double w[2] = { 1 / (t1 * t1), 1 / (t2 * t2) };
+
+		str = 1.0 / first_order_origin_slope(x, y, w, 2);
+	}
+	set_exact(out, penalty < 0 ? 0 : penalty, str);
+	out->penalty_clamped = penalty < 0;
+	out->free_penalty_s = penalty;
 	out->n = 2;
 	return 0;
 }
@@ -185,6 +229,9 @@ static int check_points(const struct perf_point *pts, size_t n, struct errmsg *e
 					  pts[i].iops, pts[i].size);
 		if (pts[i].op != pts[0].op)
 			return errmsg_set(err, -EINVAL, "points mix reads and writes");
+		if (pts[i].qd != pts[0].qd)
+			return errmsg_set(err, -EINVAL, "points mix queue depths %u and %u",
+					  pts[0].qd, pts[i].qd);
 		if (pts[i].size != pts[0].size)
 			distinct = true;
 	}
@@ -237,7 +284,8 @@ static int set_residuals(struct first_order *m, const struct perf_point *pts, si
 	return 0;
 }
 
-static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l)
+static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l,
+		      double *free_a)
 {
 	double *buf = malloc(3 * n * sizeof(*buf));
 	double *x = buf, *y = buf + n, *w = buf + 2 * n;
@@ -254,6 +302,9 @@ static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l
 	ret = n >= 4 && usable_line_input(x, w, n) ? robust_line(x, y, w, n, l) : -EINVAL;
 	if (ret)
 		ret = first_order_wls(x, y, w, n, l);
+	*free_a = l->a;
+	if (!ret && l->a < 0 && l->b > 0)
+		clamp_to_origin(x, y, w, n, l);
 	free(buf);
 	return ret;
 }
@@ -261,14 +312,15 @@ static int fit_points(const struct perf_point *pts, size_t n, struct wls_line *l
 int first_order_fit(const struct perf_point *pts, size_t n, struct first_order *out,
 		    struct fit_residual *residuals, struct errmsg *err)
 {
-	struct first_order m;
+	struct first_order m = { 0 };
 	struct wls_line l;
+	double free_a = 0;
 	int ret;
 
 	ret = check_points(pts, n, err);
 	if (ret)
 		return ret;
-	ret = fit_points(pts, n, &l);
+	ret = fit_points(pts, n, &l, &free_a);
 	if (ret == -ENOMEM)
 		return errmsg_set(err, ret, "out of memory fitting %zu points", n);
 	if (ret)
@@ -279,6 +331,8 @@ int first_order_fit(const struct perf_point *pts, size_t n, struct first_order *
 				  " are not slower", io_op_name(pts[0].op));
 	m.penalty_s = l.a;
 	m.str_bps = 1.0 / l.b;
+	m.penalty_clamped = free_a < 0;
+	m.free_penalty_s = free_a;
 	m.n = n;
 	set_intervals(&m, &l, n);
 	ret = set_residuals(&m, pts, n, residuals, err);

@@ -16,6 +16,15 @@
  *    freedom, residual variance estimated from the data), the relative
  *    residual of every point, and a flag on the points where the model fails.
  *
+ * Both keep the parameters physical: a straight line whose intercept is
+ * negative (the data say a vanishingly small IO would take negative time,
+ * e.g. 4 KiB at 1000 IOPS and 8 KiB at 250 IOPS) is fitted again with the
+ * penalty fixed at 0 (seconds per IO = size / STR, the same relative
+ * weights), and `penalty_clamped` says so, with the intercept the free fit
+ * gave in `free_penalty_s`. A penalty of exactly 0 is physical (an ideal
+ * device with no access cost); a negative one, or an STR that is not
+ * positive and finite, never comes out of these functions.
+ *
  * Units: bytes, seconds, bytes per second. Functions return 0 or -EINVAL
  * (with a message) for unusable input: fewer than two distinct sizes, a
  * non-positive rate, a fit that gives a negative STR.
@@ -41,6 +50,8 @@ struct first_order {
 	double str_lo_bps, str_hi_bps;	/* str_hi may be INFINITY */
 	size_t n;		/* points used */
 	double rms_rel_residual;
+	bool penalty_clamped;	/* the free fit's penalty was negative: fixed at 0 */
+	double free_penalty_s;	/* the free fit's intercept (= penalty_s unless clamped) */
 };
 
 struct fit_residual {
@@ -83,5 +94,12 @@ struct wls_line {
 
 int first_order_wls(const double *x, const double *y, const double *w, size_t n,
 		    struct wls_line *out);
+
+/*
+ * The weighted least-squares slope of y = b x (no intercept):
+ * sum(w x y) / sum(w x^2), for fits that fix the penalty at 0. The caller
+ * makes sure some w x^2 is positive.
+ */
+double first_order_origin_slope(const double *x, const double *y, const double *w, size_t n);
 
 #endif

@@ -4,7 +4,10 @@
 #include "model/points.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+
+#include "util/dynbuf.h"
 
 void point_set_init(struct point_set *ps)
 {
@@ -21,18 +24,13 @@ void point_set_release(struct point_set *ps)
 
 int point_set_add(struct point_set *ps, const struct perf_point *p)
 {
-	if (ps->len == ps->alloc) {
-		size_t alloc = ps->alloc ? 2 * ps->alloc : 16;
-		struct perf_point *grown;
+	void *items = ps->points;
+	int ret = array_grow(&items, &ps->alloc, ps->len + 1, sizeof(*ps->points),
+			     SIZE_MAX / sizeof(*ps->points));
 
-		if (alloc > SIZE_MAX / sizeof(*grown))
-			return -ENOMEM;
-		grown = realloc(ps->points, alloc * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		ps->points = grown;
-		ps->alloc = alloc;
-	}
+	if (ret)
+		return -ENOMEM;
+	ps->points = items;
 	ps->points[ps->len++] = *p;
 	return 0;
 }

@@ -37,10 +37,15 @@ void point_set_release(struct point_set *ps);
 /* Returns 0 or -ENOMEM. */
 int point_set_add(struct point_set *ps, const struct perf_point *p);
 
-/* Seconds per IO at queue depth 1 for a point: 1 / iops. */
+/*
+ * Seconds per IO per slot: with qd IOs outstanding each slot turns over
+ * qd / iops seconds apart (Little's law), so this is the response time of
+ * one IO, and 1 / iops at queue depth 1. The first-order model at a depth is
+ * fitted to it.
+ */
 static inline double point_seconds(const struct perf_point *p)
 {
-	return 1.0 / p->iops;
+	return (p->qd > 1 ? (double)p->qd : 1.0) / p->iops;
 }
 
 #endif

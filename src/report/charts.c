@@ -1,6 +1,7 @@
 /*
  * charts.c — the table of chart kinds (charts.h) and what their builders
- * share: which points are the QD1 size sweep, the size range of a chart,
+ * share: which points are a drive's size sweep (at depth 1, or at the depth
+ * of its size model), the size range of a chart,
  * legend-only entries.
  */
 #include <errno.h>
@@ -10,11 +11,13 @@
 
 const struct chart_kind chart_kinds[] = {
 	{ "throughput-read", IO_READ,
-	  "Random reads at queue depth 1: measured throughput, the first-order model "
+	  "Random reads at queue depth 1 (or the depth of the drive's size sweep, named in the "
+	  "legend): measured throughput, the first-order model "
 	  "(access penalty + size/STR) and its asymptote, the average STR.",
 	  size_chart_wants, throughput_chart_build },
 	{ "throughput-write", IO_WRITE,
-	  "Random writes at queue depth 1: measured throughput, the first-order model "
+	  "Random writes at queue depth 1 (or the depth of the drive's size sweep): measured "
+	  "throughput, the first-order model "
 	  "and the STR asymptote.",
 	  size_chart_wants, throughput_chart_build },
 	{ "access-read", IO_READ,
@@ -66,15 +69,24 @@ const struct chart_kind chart_kinds[] = {
 
 const size_t n_chart_kinds = sizeof(chart_kinds) / sizeof(chart_kinds[0]);
 
-bool chart_is_qd1_point(const struct perf_point *p, enum io_op op, bool random)
+unsigned chart_sweep_qd(const struct report_drive *d, enum io_op op)
 {
-	return p->op == op && p->qd == 1 && p->random == random && p->iops > 0 && p->size;
+	const struct op_model *om = &d->model.op[op];
+
+	return d->has_model && om->has_first_order ? om->fit_qd : 1;
 }
 
-bool chart_qd1_random(const struct report_drive *d, enum io_op op)
+bool chart_is_sweep_point(const struct report_drive *d, const struct perf_point *p,
+			  enum io_op op, bool random)
+{
+	return p->op == op && p->qd == chart_sweep_qd(d, op) && p->random == random &&
+	       p->iops > 0 && p->size;
+}
+
+bool chart_sweep_random(const struct report_drive *d, enum io_op op)
 {
 	for (size_t i = 0; i < d->points.len; i++)
-		if (chart_is_qd1_point(&d->points.points[i], op, true))
+		if (chart_is_sweep_point(d, &d->points.points[i], op, true))
 			return true;
 	return false;
 }
@@ -85,12 +97,12 @@ bool chart_size_range(const struct report_drive *drives, size_t n, enum io_op op
 	*lo = INFINITY;
 	*hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool random = chart_qd1_random(&drives[i], op);
+		bool random = chart_sweep_random(&drives[i], op);
 
 		for (size_t j = 0; j < drives[i].points.len; j++) {
 			const struct perf_point *p = &drives[i].points.points[j];
 
-			if (!chart_is_qd1_point(p, op, random))
+			if (!chart_is_sweep_point(&drives[i], p, op, random))
 				continue;
 			*lo = fmin(*lo, (double)p->size);
 			*hi = fmax(*hi, (double)p->size);

@@ -30,11 +30,16 @@ extern const size_t n_chart_kinds;
 
 /* ---- shared by the chart builders (charts.c) ---- */
 
-/* The queue-depth-1 points the first-order model is fitted to: random, else sequential. */
-bool chart_qd1_random(const struct report_drive *d, enum io_op op);
-bool chart_is_qd1_point(const struct perf_point *p, enum io_op op, bool random);
+/*
+ * The size sweep a drive's size charts draw: at the depth of its first-order
+ * model (fit_qd), or 1 without one; its random points, else sequential.
+ */
+unsigned chart_sweep_qd(const struct report_drive *d, enum io_op op);
+bool chart_sweep_random(const struct report_drive *d, enum io_op op);
+bool chart_is_sweep_point(const struct report_drive *d, const struct perf_point *p,
+			  enum io_op op, bool random);
 
-/* Smallest and largest request size measured for `op` at QD1 by any drive; false if none. */
+/* Smallest and largest request size of any drive's sweep for `op`; false if none. */
 bool chart_size_range(const struct report_drive *drives, size_t n, enum io_op op,
 		      double *lo, double *hi);
 

@@ -1,7 +1,8 @@
 /*
- * charts_size.c — the charts against request size at queue depth 1: random
+ * charts_size.c — the charts against request size at queue depth 1 (or at
+ * the depth of a drive's size sweep, named in its legend): random
  * throughput (MiB/s) and time per IO (the access tax), each with the
- * measured points, the first-order model curve (first_order_seconds), its
+ * measured points, the first-order model curve (with its caps, caps_seconds), its
  * asymptotes, and for writes the erase-block model (erase_block_seconds)
  * and the erase block the model reports.
  */
@@ -14,17 +15,18 @@
 
 #define CURVE_STEPS_PER_OCTAVE 16
 
-/* What a chart plots for one IO of `size` bytes taking `seconds`. */
-typedef double (*size_y_fn)(double size, double seconds);
+/* What a chart plots for IOs of `size` bytes taking `seconds` each, `q` at a time. */
+typedef double (*size_y_fn)(double size, double seconds, double q);
 
-static double y_mib_s(double size, double seconds)
+static double y_mib_s(double size, double seconds, double q)
 {
-	return size / seconds / MIB;
+	return q * size / seconds / MIB;
 }
 
-static double y_ms(double size, double seconds)
+static double y_ms(double size, double seconds, double q)
 {
 	(void)size;
+	(void)q;
 	return seconds * 1e3;
 }
 
@@ -33,15 +35,23 @@ static const struct op_model *first_order_of(const struct report_drive *d, enum 
 	return d->has_model && d->model.op[op].has_first_order ? &d->model.op[op] : NULL;
 }
 
+/* A model, or sweep points of two sizes: one size alone is no chart against size. */
 bool size_chart_wants(const struct report_drive *d, enum io_op op)
 {
-	bool random = chart_qd1_random(d, op);
+	bool random = chart_sweep_random(d, op);
+	uint64_t size = 0;
 
 	if (first_order_of(d, op))
 		return true;
-	for (size_t i = 0; i < d->points.len; i++)
-		if (chart_is_qd1_point(&d->points.points[i], op, random))
+	for (size_t i = 0; i < d->points.len; i++) {
+		const struct perf_point *p = &d->points.points[i];
+
+		if (!chart_is_sweep_point(d, p, op, random))
+			continue;
+		if (size && p->size != size)
 			return true;
+		size = p->size;
+	}
 	return false;
 }
 
@@ -49,13 +59,16 @@ bool size_chart_wants(const struct report_drive *d, enum io_op op)
 static int add_measured(struct plot_chart *c, const struct report_drive *d, unsigned i,
 			enum io_op op, size_y_fn y, bool has_model)
 {
-	bool random = chart_qd1_random(d, op), any = false;
+	bool random = chart_sweep_random(d, op), any = false;
+	unsigned q = chart_sweep_qd(d, op);
 	struct plot_series *s;
+	char label[192];
 	int ret = 0;
 
 	for (size_t j = 0; j < d->points.len; j++)
-		any |= chart_is_qd1_point(&d->points.points[j], op, random);
-	if (chart_key(c, d->label, i, i, any && has_model ? PLOT_LINE_MARKS
+		any |= chart_is_sweep_point(d, &d->points.points[j], op, random);
+	snprintf(label, sizeof(label), q == 1 ? "%s" : "%s (QD %u)", d->label, q);
+	if (chart_key(c, label, i, i, any && has_model ? PLOT_LINE_MARKS
 				     : any ? PLOT_MARKS : PLOT_LINE))
 		return -ENOMEM;
 	s = plot_chart_add(c, NULL, i, i, PLOT_MARKS);
@@ -64,8 +77,9 @@ static int add_measured(struct plot_chart *c, const struct report_drive *d, unsi
 	for (size_t j = 0; j < d->points.len && !ret; j++) {
 		const struct perf_point *p = &d->points.points[j];
 
-		if (chart_is_qd1_point(p, op, random))
-			ret = plot_series_push(s, (double)p->size, y((double)p->size, 1 / p->iops));
+		if (chart_is_sweep_point(d, p, op, random))
+			ret = plot_series_push(s, (double)p->size,
+					       y((double)p->size, point_seconds(p), q));
 	}
 	return ret;
 }
@@ -80,8 +94,9 @@ static int add_model(struct plot_chart *c, const struct op_model *om, unsigned i
 	for (double e = log2(lo); s && e <= log2(hi) + 1e-9 && !ret; e += 1.0 / 8) {
 		double size = exp2(e);
 
-		ret = plot_series_push(s, size, y(size, first_order_seconds(&om->fit,
-								      (uint64_t)size)));
+		ret = plot_series_push(s, size, y(size, om->n_depths
+			? caps_seconds(&om->fit, &om->depths[0].caps, om->fit_qd, (uint64_t)size)
+			: first_order_seconds(&om->fit, (uint64_t)size), om->fit_qd));
 	}
 	return ret;
 }
@@ -100,7 +115,7 @@ static int add_erase_block(struct plot_chart *c, const struct op_model *om, unsi
 		if (size)
 			ret = plot_series_push(s, (double)size,
 					       y((double)size, erase_block_seconds(&om->erase_block,
-										   size, size)));
+										   size, size), 1));
 	}
 	return ret;
 }
@@ -126,8 +141,8 @@ static int throughput_drive(struct plot_chart *c, const struct report_drive *d, 
 	if (!ret && om)
 		ret = add_model(c, om, i, lo, hi, y_mib_s);
 	if (!ret && om)
-		ret = add_line(c, i, PLOT_DASHED, lo, om->fit.str_bps / MIB, hi,
-			       om->fit.str_bps / MIB);
+		ret = add_line(c, i, PLOT_DASHED, lo, om->fit_qd * om->fit.str_bps / MIB, hi,
+			       om->fit_qd * om->fit.str_bps / MIB);
 	return ret;
 }
 
@@ -148,7 +163,7 @@ int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_
 	double lo, hi;
 	int ret = 0;
 
-	snprintf(c->title, sizeof(c->title), "Random %s throughput against request size, QD1",
+	snprintf(c->title, sizeof(c->title), "Random %s throughput against request size",
 		 io_op_name(op));
 	size_axes(c, drives, n, op, &lo, &hi);
 	plot_axis_set(&c->y, PLOT_LOG10, "throughput (MiB/s, log scale)");
@@ -213,7 +228,7 @@ int access_chart_build(const struct report_drive *drives, size_t n, enum io_op o
 	double lo, hi;
 	int ret = 0;
 
-	snprintf(c->title, sizeof(c->title), "Time per random %s against request size, QD1",
+	snprintf(c->title, sizeof(c->title), "Time per random %s against request size",
 		 io_op_name(op));
 	size_axes(c, drives, n, op, &lo, &hi);
 	plot_axis_set(&c->y, PLOT_LOG10, "time per IO (ms, log scale)");

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "io/model_output.h"
 #include "report/html.h"
 #include "util/units.h"
 
@@ -111,8 +112,31 @@ static void qd_cell(FILE *f, const struct op_model *om)
 		fputs("no saturation seen</td>", f);
 }
 
+/* What the main depth fit says beyond its figures: its depth, a held penalty, caps. */
+static void depth_notes(FILE *f, const struct op_model *om)
+{
+	const struct depth_fit *d = om->n_depths ? &om->depths[0] : NULL;
+
+	if (om->fit_qd != 1)
+		fprintf(f, "; sizes fitted at queue depth %u (per slot)", om->fit_qd);
+	if (om->fit.penalty_clamped)
+		fputs("; penalty held at 0 (the free fit's was negative)", f);
+	if (d && d->fails_low && d->fails_high)
+		fputs("; the straight line fails at both ends", f);
+	if (d && d->has_caps) {
+		fputs("; capped at", f);
+		if (isfinite(d->caps.iops))
+			fprintf(f, " %.4g IOPS", d->caps.iops);
+		if (isfinite(d->caps.bps))
+			fprintf(f, "%s %.4g MiB/s", isfinite(d->caps.iops) ? " and" : "",
+				d->caps.bps / MIB);
+	}
+}
+
 static void fit_cell(FILE *f, const struct op_model *om)
 {
+	const struct depth_fit *d = om->n_depths ? &om->depths[0] : NULL;
+
 	if (!om->has_first_order) {
 		fputs("<td>-</td>", f);
 		return;
@@ -120,11 +144,32 @@ static void fit_cell(FILE *f, const struct op_model *om)
 	fputs("<td>", f);
 	if (isfinite(om->fit.rms_rel_residual))
 		fprintf(f, "rms residual %.2g %%", om->fit.rms_rel_residual * 100);
-	if (om->n_points)
+	if (d && d->n_points)
 		fprintf(f, "%s%zu of %zu sizes outside &plusmn;20 %%",
-			isfinite(om->fit.rms_rel_residual) ? "; " : "", om->n_failing,
-			om->n_points);
+			isfinite(om->fit.rms_rel_residual) ? "; " : "", d->n_failing,
+			d->n_points);
+	depth_notes(f, om);
 	fputs("</td>", f);
+}
+
+static void cache_row(FILE *f, const struct report_drive *d)
+{
+	const struct write_cache *c = &d->model.cache;
+
+	if (!d->has_model || !c->absorbs)
+		return;
+	fputs("<tr><td>", f);
+	esc(f, d->label);
+	fprintf(f, "</td><td>write</td><td colspan=\"6\" class=\"note\">write cache: writes "
+		"stream at %.4g MiB/s", c->write_bps / MIB);
+	if (c->read_bps > 0)
+		fprintf(f, ", %.2g&times; the reads", c->write_bps / c->read_bps);
+	if (c->above_interface)
+		fprintf(f, ", above the %.0f GB/s of any single drive's interface",
+			INTERFACE_MAX_BPS / 1e9);
+	fputs(": a cache absorbs them and the write figures are the cache's. ", f);
+	esc(f, WRITE_CACHE_ADVICE);
+	fputs("</td></tr>\n", f);
 }
 
 static void spec_rows(FILE *f, const struct report_drive *d)
@@ -143,6 +188,7 @@ static void spec_rows(FILE *f, const struct report_drive *d)
 		fit_cell(f, om);
 		fputs("</tr>\n", f);
 	}
+	cache_row(f, d);
 	if (!d->has_model) {
 		fputs("<tr><td>", f);
 		esc(f, d->label);
@@ -161,7 +207,8 @@ void html_spec_sheet(FILE *f, const struct report_drive *drives, size_t n)
 	for (size_t i = 0; i < n; i++)
 		spec_rows(f, &drives[i]);
 	fputs("</table>\n<p class=\"note\">First-order model: seconds per IO = access penalty "
-	      "+ size / STR, fitted on relative error to random IOs at queue depth 1. "
+	      "+ size / STR, fitted on relative error to random IOs at queue depth 1 (or, "
+	      "without a QD1 sweep, per slot at the lowest depth swept: q / IOPS). "
 	      "Two-point: the seeds' method from the smallest and largest size.</p>\n", f);
 }
 

@@ -46,11 +46,13 @@ static int load_model(struct report_drive *d, const char *path, const json_t *ro
 	}
 	if (ret)
 		return ret;
+	report_model_cache(&d->model, root);
 	if (!d->has_model)
 		snprintf(d->model_note, sizeof(d->model_note), "the model file has no model");
 	if (source && *source)
 		snprintf(d->label, sizeof(d->label), "%s", source);
 	snprintf(d->origin, sizeof(d->origin), "%s (iomodel model)", path);
+	d->model_file = true;
 	return 0;
 }
 
@@ -165,22 +167,37 @@ static const char *results_kind(const json_t *root, const char *schema)
 	return "measurements";
 }
 
+/* The model of the drive's points, or the note why there is none. */
+static void refit(struct report_drive *d)
+{
+	struct errmsg fit_err;
+
+	drive_model_release(&d->model);
+	d->has_model = !drive_model_fit(&d->points, &d->model, &fit_err);
+	snprintf(d->model_note, sizeof(d->model_note), "%s", d->has_model ? "" : fit_err.text);
+}
+
 static int load_results(struct report_drive *d, const char *path, const char *text,
 			size_t len, const json_t *root, struct errmsg *err)
 {
 	const char *schema = json_string_value(json_object_get(root, "schema"));
-	struct errmsg fit_err;
+	const char *brace = root ? NULL : memchr(text, '{', len);
+	json_t *notes_root = brace ? json_loadb(brace, len - (size_t)(brace - text),
+						JSON_DISABLE_EOF_CHECK, NULL) : NULL;
 	int ret = import_points_text(&d->points, path, text, len, err);
 
-	if (ret)
+	if (ret) {
+		json_decref(notes_root);
 		return ret;
+	}
 	if (schema && !strcmp(schema, "iomodel.run/1") && load_runs(d, root))
 		return errmsg_set(err, -ENOMEM, "%s: out of memory", path);
 	snprintf(d->origin, sizeof(d->origin), "%s (%s)", path, results_kind(root, schema));
-	if (drive_model_fit(&d->points, &d->model, &fit_err))
-		snprintf(d->model_note, sizeof(d->model_note), "%s", fit_err.text);
-	else
-		d->has_model = true;
+	report_drive_key(root ? root : notes_root, path, d->key, sizeof(d->key), d->label,
+			 sizeof(d->label));
+	json_decref(notes_root);
+	d->n_files = 1;
+	refit(d);
 	return 0;
 }
 
@@ -201,7 +218,7 @@ int report_drive_load(struct report_drive *d, const char *path, struct errmsg *e
 		return ret;
 	root = json_loadb(text, len, 0, &jerr);		/* NULL: CSV, fio with notes, or broken */
 	schema = json_string_value(json_object_get(root, "schema"));
-	if (schema && !strcmp(schema, "iomodel.model/1"))
+	if (schema && (!strcmp(schema, MODEL_SCHEMA) || !strcmp(schema, MODEL_SCHEMA_V1)))
 		ret = load_model(d, path, root, err);
 	else if ((ret = report_suite_load(d, path, root, schema, err)) == 1)
 		ret = load_results(d, path, text, len, root, err);
@@ -252,4 +269,47 @@ void report_drive_release(struct report_drive *d)
 	drive_model_release(&d->model);
 	point_set_release(&d->points);
 	memset(d, 0, sizeof(*d));
+}
+
+/* Move src's run records to the end of dst's. */
+static int merge_runs(struct report_drive *dst, struct report_drive *src)
+{
+	struct run_record *runs;
+
+	if (!src->n_runs)
+		return 0;
+	runs = realloc(dst->runs, (dst->n_runs + src->n_runs) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	memcpy(runs + dst->n_runs, src->runs, src->n_runs * sizeof(*runs));
+	dst->runs = runs;
+	dst->n_runs += src->n_runs;
+	free(src->runs);
+	src->runs = NULL;
+	src->n_runs = 0;
+	return 0;
+}
+
+int report_drive_merge(struct report_drive *dst, struct report_drive *src, struct errmsg *err)
+{
+	int ret = 0;
+
+	if (dst->model_file || src->model_file)
+		ret = errmsg_set(err, -EINVAL, "%s: a model file is a drive of its own; it cannot "
+				 "share a drive with other files", dst->model_file ? dst->origin
+				 : src->origin);
+	for (size_t i = 0; !ret && i < src->points.len; i++)
+		if (point_set_add(&dst->points, &src->points.points[i]))
+			ret = errmsg_set(err, -ENOMEM, "report: out of memory");
+	if (!ret && merge_runs(dst, src))
+		ret = errmsg_set(err, -ENOMEM, "report: out of memory");
+	report_drive_release(src);
+	if (ret)
+		return ret;
+	if (dst->n_files++ == 1)
+		snprintf(dst->first_origin, sizeof(dst->first_origin), "%s", dst->origin);
+	snprintf(dst->origin, sizeof(dst->origin), "%.280s and %zu more file%s", dst->first_origin,
+		 dst->n_files - 1, dst->n_files > 2 ? "s" : "");
+	refit(dst);
+	return 0;
 }

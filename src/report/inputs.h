@@ -56,7 +56,12 @@ struct json_t;
 
 struct report_drive {
 	char label[128];		/* legend and table: the model's source or file stem */
-	char origin[320];		/* "ocz.json (iomodel model)" */
+	char key[512];			/* files with the same non-empty key are one drive */
+	size_t n_files;			/* files merged into it */
+	bool model_file;		/* read from a model file: never merged */
+	bool named;			/* its name was given (report --drive NAME=...) */
+	char origin[320];		/* "ocz.json (iomodel model)", "a.json (fio) and 3 more files" */
+	char first_origin[320];		/* the first file's origin, once files are merged */
 	bool has_model;
 	struct drive_model model;	/* owned; valid when has_model */
 	char model_note[512];		/* why there is no model, or "" */
@@ -88,14 +93,32 @@ int report_drive_copy(struct report_drive *d, const char *label, const struct dr
 void report_drive_release(struct report_drive *d);
 
 /*
+ * Move the points and runs of `src` into `dst` (src is released) and fit
+ * the model again to all of dst's points. A drive read from a model file
+ * cannot be merged (-EINVAL). 0, -ENOMEM.
+ */
+int report_drive_merge(struct report_drive *dst, struct report_drive *src, struct errmsg *err);
+
+/*
+ * The drive a results file is about, from `root` (its JSON, may be NULL):
+ * `key` ("" when the file is a drive of its own: CSV, model files) and, for
+ * fio, `label` ("host:/dev/sdb stem"). drive_key.c.
+ */
+struct json_t;
+void report_drive_key(const struct json_t *root, const char *path, char *key, size_t klen,
+		      char *label, size_t llen);
+
+/*
  * Fill the rest of a model read from a model file (`root`, its JSON object
  * model.read or model.write) that model_load_file() leaves out: confidence
  * intervals, two-point figures, fit quality, erase block, queue depth and
  * the points fitted (appended to `ps` too). report_model.c.
  */
-struct json_t;
 int report_model_complete(struct op_model *om, enum io_op op, const struct json_t *o,
 			  struct point_set *ps);
+
+/* The write-cache verdict of a model file (its top-level "write_cache"). report_model.c. */
+void report_model_cache(struct drive_model *m, const struct json_t *root);
 
 /* Deep copy of a drive model. 0 or -ENOMEM. report_model.c. */
 int report_model_copy(struct drive_model *dst, const struct drive_model *src);

@@ -72,17 +72,58 @@ static void unique_label(struct report *r, struct report_drive *d)
 	}
 }
 
-int report_add_file(struct report *r, const char *path, struct errmsg *err)
+/* The drive `d` joins: one with the same key (or, for `name`, that label); NULL: a new one. */
+static struct report_drive *drive_for(struct report *r, const struct report_drive *d,
+				      const char *name)
 {
-	int ret = report_grow(r, err);
+	for (size_t i = 0; i < r->n; i++) {
+		struct report_drive *o = &r->drives[i];
 
-	if (!ret)
-		ret = report_drive_load(&r->drives[r->n], path, err);
-	if (ret)
+		if (name ? o->named && !strcmp(o->label, name)
+			 : !o->named && d->key[0] && !strcmp(o->key, d->key))
+			return o;
+	}
+	return NULL;
+}
+
+static int add_loaded(struct report *r, struct report_drive *d, const char *name,
+		      struct errmsg *err)
+{
+	struct report_drive *into = drive_for(r, d, name);
+	int ret;
+
+	if (into)
+		return report_drive_merge(into, d, err);
+	ret = report_grow(r, err);
+	if (ret) {
+		report_drive_release(d);
 		return ret;
+	}
+	if (name) {
+		snprintf(d->label, sizeof(d->label), "%s", name);
+		d->named = true;
+	}
+	r->drives[r->n] = *d;
 	unique_label(r, &r->drives[r->n]);
 	r->n++;
 	return 0;
+}
+
+int report_add_file(struct report *r, const char *path, struct errmsg *err)
+{
+	struct report_drive d;
+	int ret = report_drive_load(&d, path, err);
+
+	return ret ? ret : add_loaded(r, &d, NULL, err);
+}
+
+int report_add_file_as(struct report *r, const char *name, const char *path,
+		       struct errmsg *err)
+{
+	struct report_drive d;
+	int ret = report_drive_load(&d, path, err);
+
+	return ret ? ret : add_loaded(r, &d, name, err);
 }
 
 int report_add_drive(struct report *r, const char *label, const struct drive_model *m,

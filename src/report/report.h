@@ -38,12 +38,25 @@ struct report;
 int report_new(struct report **out);
 
 /*
- * Add the drive of one file. Its label in legends and tables is a model's
- * "source", else the file name without its extension. -ENOENT, -EIO,
- * -EINVAL (not a file iomodel can read, or no measurement in it), -ENOMEM;
- * the report is unchanged on failure.
+ * Add one file. Files about the same drive, by what their tool recorded
+ * (fio: hostname, filename or device, the job name without its workload
+ * words; iomodel runs and sweeps: the target), become one drive whose model
+ * is fitted to all their points: a fio grid written one file per size or
+ * per depth is one drive. Models and CSV tables are each a drive of their
+ * own. A drive's label is a model's "source", fio's "host:device stem", else
+ * the first file's name without its extension. -ENOENT, -EIO, -EINVAL (not a
+ * file iomodel can read, or no measurement in it), -ENOMEM; on failure the
+ * file adds nothing.
  */
 int report_add_file(struct report *r, const char *path, struct errmsg *err);
+
+/*
+ * Add one file to the drive called `name` (made on first use), whatever
+ * the file says it measured: `report --drive NAME=FILE,...`. A model file
+ * cannot share a drive with another file (-EINVAL).
+ */
+int report_add_file_as(struct report *r, const char *name, const char *path,
+		       struct errmsg *err);
 
 /*
  * Add a drive held in memory: its model `m` and/or its measured points

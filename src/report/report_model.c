@@ -74,6 +74,52 @@ static void complete_queue_depth(struct op_model *om, const json_t *o)
 	om->qd.rms_rel_residual = num(qd, "rms_rel_residual", NAN);
 }
 
+/* Point i of model.<op>.points[], or false when it is unusable. */
+static bool read_point(const json_t *p, enum io_op op, struct perf_point *pt,
+		       struct fit_residual *r)
+{
+	double predicted = num(p, "predicted_iops", 0), qd = num(p, "qd", 1);
+	const json_t *random = json_object_get(p, "random");
+
+	*pt = (struct perf_point){ .op = op, .random = !json_is_false(random) };
+	if (!(qd >= 1 && qd <= 65536) || qd != floor(qd))
+		return false;
+	pt->qd = (unsigned)qd;
+	pt->size = num(p, "size_bytes", 0) >= 1 && num(p, "size_bytes", 0) < 0x1p63
+		   ? (uint64_t)num(p, "size_bytes", 0) : 0;
+	pt->iops = num(p, "iops", 0);
+	pt->mean_lat_s = num(p, "mean_lat_ms", 0) / 1e3;
+	if (!pt->size || !(pt->iops > 0) || !isfinite(pt->iops))
+		return false;
+	r->predicted_s = predicted > 0 ? pt->qd / predicted : NAN;
+	r->rel_residual = num(p, "rel_residual", NAN);
+	r->fails = json_is_true(json_object_get(p, "model_fails"));
+	return true;
+}
+
+/* Which of the points the depth fits cover (v2 points are by qd, then size). */
+static void index_depths(struct op_model *om, const json_t *arr)
+{
+	for (size_t k = 0; k < om->n_depths; k++) {
+		struct depth_fit *d = &om->depths[k];
+
+		d->n_points = 0;
+		for (size_t i = 0; i < om->n_points; i++) {
+			const char *by = json_string_value(json_object_get(json_array_get(arr, i),
+									   "fitted_by"));
+			bool first_order = by ? !strcmp(by, "first_order") : om->points[i].qd == 1;
+
+			if (om->points[i].qd != d->qd || !first_order)
+				continue;
+			if (!d->n_points)
+				d->first = i;
+			d->n_points++;
+			d->n_failing += om->residuals[i].fails;
+		}
+	}
+	om->n_failing = om->n_depths ? om->depths[0].n_failing : 0;
+}
+
 /* The points of model.<op>.points[] into the op model and the point set. */
 static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
 			   struct point_set *ps)
@@ -88,22 +134,15 @@ static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
 	if (!om->points || !om->residuals)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const json_t *p = json_array_get(arr, i);
-		struct perf_point pt = { .op = op, .random = true, .qd = 1 };
-		double predicted = num(p, "predicted_iops", 0);
+		struct perf_point pt;
 
-		pt.size = (uint64_t)num(p, "size_bytes", 0);
-		pt.iops = num(p, "iops", 0);
-		if (!pt.size || !(pt.iops > 0))
-			continue;
-		om->residuals[om->n_points].predicted_s = predicted > 0 ? 1 / predicted : NAN;
-		om->residuals[om->n_points].rel_residual = num(p, "rel_residual", NAN);
-		om->residuals[om->n_points].fails = json_is_true(json_object_get(p, "model_fails"));
-		om->n_failing += om->residuals[om->n_points].fails;
+		if (!read_point(json_array_get(arr, i), op, &pt, &om->residuals[om->n_points]))
+			break;	/* keep the points by index with depths[]: stop at a bad one */
 		om->points[om->n_points++] = pt;
 		if (point_set_add(ps, &pt))
 			return -ENOMEM;
 	}
+	index_depths(om, arr);
 	return 0;
 }
 
@@ -118,6 +157,16 @@ int report_model_complete(struct op_model *om, enum io_op op, const json_t *o,
 		complete_erase_block(om, o);
 	complete_queue_depth(om, o);
 	return complete_points(om, op, o, ps);
+}
+
+void report_model_cache(struct drive_model *m, const json_t *root)
+{
+	const json_t *c = json_object_get(root, "write_cache");
+
+	m->cache.absorbs = json_is_true(json_object_get(c, "absorbs_writes"));
+	m->cache.above_interface = json_is_true(json_object_get(c, "above_interface"));
+	m->cache.write_bps = num(c, "write_str_mib_s", 0) * MIB;
+	m->cache.read_bps = num(c, "read_str_mib_s", 0) * MIB;
 }
 
 static void *dup_array(const void *src, size_t n, size_t size, int *ret)
@@ -139,12 +188,18 @@ int report_model_copy(struct drive_model *dst, const struct drive_model *src)
 	int ret = 0;
 
 	*dst = *src;
+	for (int op = 0; op < 2; op++) {	/* nothing of src's is left to free on failure */
+		dst->op[op].points = NULL;
+		dst->op[op].residuals = NULL;
+		dst->op[op].depths = NULL;
+	}
 	for (int op = 0; op < 2; op++) {
 		struct op_model *d = &dst->op[op];
 		const struct op_model *s = &src->op[op];
 
 		d->points = dup_array(s->points, s->n_points, sizeof(*s->points), &ret);
 		d->residuals = dup_array(s->residuals, s->n_points, sizeof(*s->residuals), &ret);
+		d->depths = dup_array(s->depths, s->n_depths, sizeof(*s->depths), &ret);
 	}
 	if (ret)
 		drive_model_release(dst);

@@ -197,8 +197,8 @@ done
 	>"$work/model.json" 2>"$work/model.err"
 ok "characterize of sim:wd6400aaks with --json exits 0" [ $? -eq 0 ]
 ok "characterize -o writes the same model as --json prints" cmp -s "$work/wd.json" "$work/model.json"
-md_section "iomodel.model/1" >"$work/doc.model"
-ok "docs/json-schema.md has a section on iomodel.model/1" [ -s "$work/doc.model" ]
+md_section "iomodel.model/2" >"$work/doc.model"
+ok "docs/json-schema.md has a section on iomodel.model/2" [ -s "$work/doc.model" ]
 json_paths "$work/model.json" >"$work/model.paths"
 ok "model JSON has model.read and model.write keys" \
 	[ "$(grep -c '^model\.\(read\|write\)\.[a-z_]*$' "$work/model.paths")" -ge 20 ]
@@ -206,11 +206,11 @@ while read -r path; do
 	case $path in
 	model.read.* | model.write.*)
 		generic=model.OP.${path#model.*.}
-		ok "model JSON field \`$path\` is documented in the iomodel.model/1 section" \
+		ok "model JSON field \`$path\` is documented in the iomodel.model/2 section" \
 			documented_either "$path" "$generic" "$work/doc.model"
 		;;
 	*)
-		ok "model JSON key \`$path\` is documented in the iomodel.model/1 section" \
+		ok "model JSON key \`$path\` is documented in the iomodel.model/2 section" \
 			documented "$path" "$work/doc.model"
 		;;
 	esac
@@ -220,7 +220,7 @@ done <"$work/model.paths"
 for path in model.read.str_mib_s model.read.penalty_ms model.write.str_mib_s \
 	model.write.penalty_ms model.write.erase_block_mib; do
 	ok "contract field $path is in the model JSON" in_list "$path" "$work/model.paths"
-	ok "contract field \`$path\` is named in the iomodel.model/1 section" \
+	ok "contract field \`$path\` is named in the iomodel.model/2 section" \
 		documented "$path" "$work/doc.model"
 	ok "contract field $path is named in the man page" grep -qF -- "$path" "$work/man.txt"
 done

@@ -120,7 +120,7 @@ ok "the JMF602 barely does" [ "$(json "$work/ocz-core.json" 'd["model"]["read"][
 
 # --- predict agrees with a measurement it was not fitted on --------------------
 "$IOMODEL" characterize --target sim:wd6400aaks -o "$work/wd-model.json" >"$work/sheet.txt"
-ok "characterize -o writes a model" [ "$(json "$work/wd-model.json" 'd["schema"]')" = iomodel.model/1 ]
+ok "characterize -o writes a model" [ "$(json "$work/wd-model.json" 'd["schema"]')" = iomodel.model/2 ]
 ok "the spec sheet names STR and penalty" grep -q "average STR, MiB/s" "$work/sheet.txt"
 "$IOMODEL" predict --model "$work/wd-model.json" --rw randread --bs 48k --qd 8 --json >"$work/pred.json"
 "$IOMODEL" run --target sim:wd6400aaks --rw randread --bs 48k --qd 8 --ios 3000 --json >"$work/meas.json"
@@ -167,7 +167,7 @@ expect_bad "no measurement file" fit
 expect_bad "missing.json" fit "$work/missing.json"
 expect_bad "not an iomodel model" predict --model "$work/foreign.json" --rw randread --bs 4k
 expect_bad "needs --model" predict --rw randread --bs 4k
-expect_bad "no write queue-depth data" predict --model "$work/ridata.json" --rw randwrite --bs 4k --qd 4
+expect_bad "no queue-depth curve to go to depth 4" predict --model "$work/ridata.json" --rw randwrite --bs 4k --qd 4
 expect_bad "--bs '4q'" sweep --target null --bs 4q
 expect_bad "expected A:B" sweep --target null --bs 8k:4k
 expect_bad "missing --target" sweep
