@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	      "  fit        fit the drive model to iomodel, fio or CSV measurements\n"
 	      "  predict    IOPS, MiB/s and latency of any workload from a model\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
+	      "  raid       plan an array from its members: capacity, speed, odds of\n"
+	      "             losing it, link or array as the bottleneck\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
 	      "\n"
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
 		return cmd_fit(argc - 1, argv + 1);
 	if (!strcmp(cmd, "predict"))
 		return cmd_predict(argc - 1, argv + 1);
+	if (!strcmp(cmd, "raid"))
+		return cmd_raid(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
