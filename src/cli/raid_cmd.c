@@ -49,7 +49,7 @@ void cmd_raid_usage(FILE *f)
 	      "  --capacity SIZE      bytes per member when the member does not say\n"
 	      "workload:\n"
 	      "  --bs SIZE            random IO size (4k)\n"
-	      "  --qd N               random IOs in flight on the array, 1-1024 (1)\n"
+	      "  --qd N               random IOs in flight on the array, 1-4096 (1)\n"
 	      "  --large SIZE         the large random transfer (512m)\n"
 	      "  --stripe-penalty TIME\n"
 	      "                       RAID 5/6: the partial-stripe penalty as measured\n"
@@ -163,7 +163,7 @@ static int apply_raid_option(void *ctx, int id, const char *arg)
 		return ret;
 	switch (id) {
 	case OPT_BS: return size_opt("--bs", arg, &o->bs);
-	case OPT_QD: return count_opt("--qd", arg, 1, 1024, &o->qd);
+	case OPT_QD: return count_opt("--qd", arg, 1, 4096, &o->qd);
 	case OPT_LARGE: return size_opt("--large", arg, &o->large);
 	case OPT_PENALTY: {
 		uint64_t ns;
