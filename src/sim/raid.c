@@ -181,8 +181,18 @@ static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t
 	uint64_t moff = row * a->cfg.stripe + in;
 	int ret = 0;
 
-	if (!failed(a, m))
+	if (!failed(a, m)) {
+		unsigned last = a->last_idx[m];
+		struct extent *e = last != UINT32_MAX ? &op->list[0].e[last] : NULL;
+
+		/* read through the parity chunks between two of this member's data chunks */
+		if (e && in == 0 && moff > e->off + e->len &&
+		    moff - (e->off + e->len) <= a->parity * a->cfg.stripe) {
+			e->len = moff + len - e->off;
+			return 0;
+		}
 		return extent_add(a, &op->list[0], 0, m, moff, len);
+	}
 	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
 		unsigned o = (m + 1 + k) % a->n;
 
@@ -553,16 +563,14 @@ static unsigned raid_complete(struct sim_device *d, uint64_t now, struct io_requ
 	return n;
 }
 
-void raid_sim_member_counters(const struct sim_device *d, unsigned i, struct sim_counters *c)
+static unsigned raid_member_counters(const struct sim_device *d, struct sim_counters *out,
+				     unsigned max)
 {
 	const struct raid_array *a = (const struct raid_array *)d;
 
-	a->member[i]->ops->counters(a->member[i], c);
-}
-
-unsigned raid_sim_members(const struct sim_device *d)
-{
-	return ((const struct raid_array *)d)->n;
+	for (unsigned m = 0; m < a->n && m < max; m++)
+		a->member[m]->ops->counters(a->member[m], &out[m]);
+	return a->n;
 }
 
 /* The host's bytes; the media work and events of all members added up. */
@@ -626,6 +634,7 @@ static const struct sim_device_ops raid_ops = {
 	.next_completion = raid_next_completion,
 	.complete = raid_complete,
 	.counters = raid_counters,
+	.member_counters = raid_member_counters,
 	.destroy = raid_destroy,
 };
 

@@ -59,10 +59,6 @@ void raid_sim_member_spec(const struct raid_sim_config *c, char *buf, size_t len
 int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_device **out,
 		    struct errmsg *err);
 
-/* Member i's own counters, for tests and the per-member results. */
-void raid_sim_member_counters(const struct sim_device *d, unsigned i, struct sim_counters *c);
-unsigned raid_sim_members(const struct sim_device *d);
-
 extern const struct sim_model sim_raid0_model, sim_raid1_model, sim_raid10_model,
 	sim_raid5_model, sim_raid6_model;
 
