@@ -33,6 +33,7 @@ struct raid_sim_config {
 	uint64_t stripe;		/* bytes per chunk */
 	unsigned member;		/* index into raid_member_names */
 	unsigned member_write_cache;	/* enum raid_member_cache */
+	uint64_t member_capacity;	/* bytes; 0: the member's own */
 	bool controller_cache;		/* write-back cache in the controller */
 	uint64_t cache_mib;
 	uint64_t destage_depth;		/* cached writes destaged at once */

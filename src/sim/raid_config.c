@@ -34,6 +34,8 @@ static const struct sim_param raid_params[] = {
 	  0, 0, raid_member_names },
 	{ "member_write_cache", PARAM_CHOICE, F(member_write_cache), "",
 	  "the members' own write cache: as the preset has it, on or off", 0, 0, member_cache_names },
+	{ "member_capacity", PARAM_BYTES, F(member_capacity), "bytes",
+	  "each member's capacity (0: the member's own)", 0, 1e18, NULL },
 	{ "controller_cache", PARAM_SWITCH, F(controller_cache), "",
 	  "write-back cache in the controller: a write completes once cached", 0, 0, NULL },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
@@ -86,6 +88,9 @@ static int raid_check(const void *config, struct errmsg *err)
 	if (c->stripe % 512)
 		return errmsg_set(err, -EINVAL, "stripe %llu: expected a multiple of 512",
 				  (unsigned long long)c->stripe);
+	if (c->member_capacity && c->member_capacity < c->stripe)
+		return errmsg_set(err, -EINVAL, "member_capacity %llu: smaller than a stripe",
+				  (unsigned long long)c->member_capacity);
 	if (c->failed > tolerance(c))
 		return errmsg_set(err, -EINVAL, "failed %llu: %s of %llu members survives %u failure%s",
 				  (unsigned long long)c->failed, raid_level_name(l.level),
@@ -95,9 +100,13 @@ static int raid_check(const void *config, struct errmsg *err)
 
 void raid_sim_member_spec(const struct raid_sim_config *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", raid_member_names[c->member],
+	char cap[48] = "";
+
+	if (c->member_capacity)
+		snprintf(cap, sizeof(cap), ",capacity=%llu", (unsigned long long)c->member_capacity);
+	snprintf(buf, len, "%s%s%s", raid_member_names[c->member],
 		 c->member_write_cache == MEMBER_CACHE_ON ? ",write_cache=on"
-		 : c->member_write_cache == MEMBER_CACHE_OFF ? ",write_cache=off" : "");
+		 : c->member_write_cache == MEMBER_CACHE_OFF ? ",write_cache=off" : "", cap);
 }
 
 static void line(FILE *f, const char *key, const char *value, const char *meaning)
