@@ -73,6 +73,7 @@ struct member_io {
 	struct array_op *op;
 	unsigned member;
 	struct member_io *next_free;
+	struct member_io *next_alloc;	/* every one allocated, for destroy */
 };
 
 struct array_op {
@@ -84,6 +85,7 @@ struct array_op {
 	int error;
 	struct extent_list list[2];	/* reads, writes */
 	struct array_op *next;		/* free list, or the destage queue */
+	struct array_op *next_alloc;	/* every one allocated, for destroy */
 };
 
 struct raid_array {
@@ -97,8 +99,8 @@ struct raid_array {
 	uint64_t clock;
 	uint64_t controller_ns;
 	struct req_heap done;		/* host completions */
-	struct array_op *free_ops;
-	struct member_io *free_ios;
+	struct array_op *free_ops, *all_ops;
+	struct member_io *free_ios, *all_ios;
 	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
 	unsigned destaging;
 	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
@@ -340,7 +342,12 @@ static struct array_op *op_get(struct raid_array *a)
 		a->free_ops = op->next;
 		return op;
 	}
-	return calloc(1, sizeof(*op));
+	op = calloc(1, sizeof(*op));
+	if (op) {
+		op->next_alloc = a->all_ops;
+		a->all_ops = op;
+	}
+	return op;
 }
 
 static void op_put(struct raid_array *a, struct array_op *op)
@@ -358,10 +365,15 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 		struct member_io *io = a->free_ios;
 		int ret;
 
-		if (io)
+		if (io) {
 			a->free_ios = io->next_free;
-		else if (!(io = calloc(1, sizeof(*io))))
-			return -ENOMEM;
+		} else {
+			io = calloc(1, sizeof(*io));
+			if (!io)
+				return -ENOMEM;
+			io->next_alloc = a->all_ios;
+			a->all_ios = io;
+		}
 		io->op = op;
 		io->member = l->e[i].member;
 		io->req = (struct io_request){ .offset = l->e[i].off, .length = (uint32_t)l->e[i].len,
@@ -485,7 +497,8 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 		return -ENOMEM;
 	a->clock = t;
 	*op = (struct array_op){ .host = req, .offset = req->offset, .length = req->length,
-				 .op = req->op, .list = { op->list[0], op->list[1] } };
+				 .op = req->op, .list = { op->list[0], op->list[1] },
+				 .next_alloc = op->next_alloc };
 	if (req->op == IO_READ)
 		a->count.host_read_bytes += req->length;
 	else
@@ -593,18 +606,6 @@ static void raid_counters(const struct sim_device *d, struct sim_counters *c)
 	}
 }
 
-static void free_ops(struct array_op *op)
-{
-	while (op) {
-		struct array_op *next = op->next;
-
-		free(op->list[0].e);
-		free(op->list[1].e);
-		free(op);
-		op = next;
-	}
-}
-
 static void raid_destroy(struct sim_device *d)
 {
 	struct raid_array *a = to_array(d);
@@ -612,14 +613,19 @@ static void raid_destroy(struct sim_device *d)
 	for (unsigned m = 0; m < a->n; m++)
 		if (a->member[m])
 			a->member[m]->ops->destroy(a->member[m]);
-	free_ops(a->free_ops);
-	free_ops(a->destage_head);
-	free_ops(a->wait_head);
-	while (a->free_ios) {
-		struct member_io *next = a->free_ios->next_free;
+	while (a->all_ops) {
+		struct array_op *next = a->all_ops->next_alloc;
 
-		free(a->free_ios);
-		a->free_ios = next;
+		free(a->all_ops->list[0].e);
+		free(a->all_ops->list[1].e);
+		free(a->all_ops);
+		a->all_ops = next;
+	}
+	while (a->all_ios) {
+		struct member_io *next = a->all_ios->next_alloc;
+
+		free(a->all_ios);
+		a->all_ios = next;
 	}
 	req_heap_release(&a->done);
 	free(a->member);
