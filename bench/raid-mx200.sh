@@ -4,7 +4,9 @@
 # reads at iodepth x numjobs from 1 to 4096), predict the 3-disk RAID 0 of the
 # same drives at each total queue depth and compare with fio's runs of that
 # array (crucial-mx200x3-raid0; the mean of the runs with the same total
-# depth). Prints a Markdown table, the median and the largest error.
+# depth), both ways the planner reads the member's curve (its own stations,
+# and --shared-latency). Prints a Markdown table, the median and the largest
+# error of each.
 # Usage: bench/raid-mx200.sh [build/iomodel]
 set -eu
 iomodel=${1:-build/iomodel}
@@ -25,17 +27,27 @@ def measured(folder):
     return {q: statistics.mean(v) for q, v in by_depth.items()}
 
 one, array = measured("crucial-mx200-ssd"), measured("crucial-mx200x3-raid0")
-print("| total QD | one MX200 (fio) | RAID 0 x3 predicted | RAID 0 x3 measured (fio) | error |")
-print("|---:|---:|---:|---:|---:|")
-errors = []
+print("| total QD | one MX200 (fio) | RAID 0 x3 measured (fio) | predicted | error | predicted, `--shared-latency` | error |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
+errors = {False: [], True: []}
+
+def predict(q, shared):
+    cmd = [iomodel, "raid", "--level", "0", "--disks", "3", "--member-fit",
+           os.path.join(data, "crucial-mx200-ssd"), "--bs", "4k", "--qd", str(q), "--json"]
+    out = subprocess.run(cmd + (["--shared-latency"] if shared else []), check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)["operations"]["rand_read"]["iops"]
+
 for q in sorted(array):
-    out = subprocess.run([iomodel, "raid", "--level", "0", "--disks", "3", "--member-fit",
-                          os.path.join(data, "crucial-mx200-ssd"), "--bs", "4k", "--qd", str(q),
-                          "--json"], check=True, capture_output=True, text=True).stdout
-    pred = json.loads(out)["operations"]["rand_read"]["iops"]
-    err = pred / array[q] - 1
-    errors.append(abs(err))
-    print(f"| {q} | {one.get(q, float('nan')):.0f} | {pred:.0f} | {array[q]:.0f} | {100 * err:+.1f} % |")
-print(f"\nmedian |error| {100 * statistics.median(errors):.1f} %, largest {100 * max(errors):.1f} %"
-      f" over {len(errors)} depths")
+    row = [f"{q}", f"{one.get(q, float('nan')):.0f}", f"{array[q]:.0f}"]
+    for shared in (False, True):
+        pred = predict(q, shared)
+        err = pred / array[q] - 1
+        errors[shared].append(abs(err))
+        row += [f"{pred:.0f}", f"{100 * err:+.1f} %"]
+    print("| " + " | ".join(row) + " |")
+for shared, name in ((False, "member stations"), (True, "--shared-latency")):
+    e = errors[shared]
+    print(f"\n{name}: median |error| {100 * statistics.median(e):.1f} %, largest {100 * max(e):.1f} %"
+          f" over {len(e)} depths")
 PY

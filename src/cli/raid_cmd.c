@@ -51,6 +51,9 @@ void cmd_raid_usage(FILE *f)
 	      "  --bs SIZE            random IO size (4k)\n"
 	      "  --qd N               random IOs in flight on the array, 1-4096 (1)\n"
 	      "  --large SIZE         the large random transfer (512m)\n"
+	      "  --shared-latency     the members' latency growth with depth is the shared\n"
+	      "                       path's (host, HBA): members queue at their peak rate\n"
+	      "                       behind one depth-dependent delay (SSDs behind one HBA)\n"
 	      "  --stripe-penalty TIME\n"
 	      "                       RAID 5/6: the partial-stripe penalty as measured\n"
 	      "                       (default: one member read, L_read)\n"
@@ -81,7 +84,7 @@ struct raid_options {
 	const char *member[MAX_MEMBERS];
 	unsigned n_members;
 	const char *member_fit;
-	bool allow_mixed, json;
+	bool allow_mixed, json, shared;
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
 	const char *link, *output;
@@ -89,7 +92,7 @@ struct raid_options {
 
 enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_MIXED,
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
-       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON };
+       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED };
 
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
@@ -185,6 +188,7 @@ static int apply_raid_option(void *ctx, int id, const char *arg)
 			: 0;
 	case OPT_MTU: return count_opt("--mtu", arg, 576, 65535, &o->mtu);
 	case OPT_JSON: o->json = true; return 0;
+	case OPT_SHARED: o->shared = true; return 0;
 	case 'o': o->output = arg; return 0;
 	}
 	return EXIT_BAD_INPUT;
@@ -225,6 +229,7 @@ static int parse_raid_args(struct raid_options *o, int argc, char **argv)
 		{ "bs", required_argument, NULL, OPT_BS },
 		{ "qd", required_argument, NULL, OPT_QD },
 		{ "large", required_argument, NULL, OPT_LARGE },
+		{ "shared-latency", no_argument, NULL, OPT_SHARED },
 		{ "stripe-penalty", required_argument, NULL, OPT_PENALTY },
 		{ "afr", required_argument, NULL, OPT_AFR },
 		{ "mttr", required_argument, NULL, OPT_MTTR },
@@ -300,7 +305,7 @@ static void plan_performance(struct raid_plan *p)
 		struct errmsg err;
 
 		p->has_rand[op] = !raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs,
-						    (unsigned)o->qd, &p->rand[op], &err);
+						    (unsigned)o->qd, o->shared, &p->rand[op], &err);
 		if (!p->has_rand[op])
 			snprintf(p->rand_note[op], sizeof(p->rand_note[op]), "%s", err.text);
 		p->large_s[op] = p->fo.str_bps[op] > 0
@@ -410,7 +415,7 @@ static void array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 			struct raid_perf r;
 
 			if (raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs, depths[i],
-					     &r, &err))
+					     o->shared, &r, &err))
 				break;
 			pts[n++] = (struct perf_point){ (enum io_op)op, true, o->bs, depths[i], r.iops,
 							r.mean_lat_s, o->bs };
@@ -440,7 +445,7 @@ static json_t *raid_json(const struct raid_plan *p)
 			"capacity_bytes", p->m[i]->capacity ? json_integer((json_int_t)p->m[i]->capacity)
 							     : json_null()));
 	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:f,s:b,s:o,s:f,s:f,s:o,s:f,s:o,s:o,"
-			 "s:f,s:f,s:f,s:f,s:s}",
+			 "s:f,s:f,s:f,s:f,s:s,s:b}",
 		"level", raid_level_name(o->layout.level) + 5, "disks", (json_int_t)o->layout.disks,
 		"stripe_bytes", (json_int_t)o->layout.stripe, "row_bytes", (json_int_t)p->fo.row_bytes,
 		"data_disks", (json_int_t)raid_data_disks(&o->layout), "members", members,
@@ -451,7 +456,8 @@ static json_t *raid_json(const struct raid_plan *p)
 		"ure_per_bit", o->uber, "p_ure_rebuild", p->capacity ? json_real(r->p_ure) : json_null(),
 		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", r->mttdl_no_ure_h,
 		"annual_loss_repaired_percent", 100 * r->annual_loss_repaired, "years", o->years,
-		"loss_over_years_percent", 100 * r->loss_over_years, "mttdl_caveat", raid_mttdl_caveat);
+		"loss_over_years_percent", 100 * r->loss_over_years, "mttdl_caveat", raid_mttdl_caveat,
+		"shared_latency", o->shared);
 }
 
 static json_t *op_json(uint64_t bs, unsigned qd, double iops, double lat_s)

@@ -349,17 +349,98 @@ static int member_rates(const struct raid_member *m, const struct raid_io_shape 
 	return 0;
 }
 
+/*
+ * Exact MVA of load-independent stations (group g: count[g] stations of
+ * demand d[g] seconds per cycle each) behind a delay of z seconds per cycle.
+ */
+static double mva_fcfs(unsigned groups, const unsigned *count, const double *d, double z,
+		       unsigned jobs)
+{
+	double q[RAID_MAX_DISKS + 1] = { 0 }, x = 0;
+
+	for (unsigned n = 1; n <= jobs; n++) {
+		double r = z;
+
+		for (unsigned g = 0; g < groups; g++)
+			r += count[g] * d[g] * (1 + q[g]);
+		x = n / r;
+		for (unsigned g = 0; g < groups; g++)
+			q[g] = x * d[g] * (1 + q[g]);
+	}
+	return x;
+}
+
+/* The delay z that makes one station of service s behind it deliver mu at k in flight. */
+static double calibrate_delay(double s, double mu, unsigned k)
+{
+	double lo = 0, hi = k / mu;
+
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+		unsigned one = 1;
+
+		if (mva_fcfs(1, &one, &s, mid, k) > mu)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+#define SHARED_PEAK_DEPTH 1024		/* depths searched for a member's peak rate */
+#define SHARED_KNEE 0.9			/* delays are calibrated below this share of the peak */
+
+/*
+ * The shared-latency reading of member m's curve: an FCFS station at the
+ * member's peak rate (*service = 1 / peak) behind a delay that depends on
+ * the IOs in flight, calibrated so that one such member reproduces its own
+ * curve at each doubling depth up to `jobs` where it is below its knee (and
+ * held beyond): *delay is that delay at `jobs`.
+ */
+static int shared_figures(const struct raid_member *m, const struct raid_io_shape *s,
+			  unsigned jobs, double *service, double *delay, struct errmsg *err)
+{
+	unsigned depth = jobs > SHARED_PEAK_DEPTH ? jobs : SHARED_PEAK_DEPTH;
+	double *mu = malloc(depth * sizeof(double)), peak = 0, z = 0;
+	int ret = mu ? member_rates(m, s, depth, mu, err) : errmsg_set(err, -ENOMEM, "out of memory");
+
+	for (unsigned k = 0; !ret && k < depth; k++)
+		peak = mu[k] > peak ? mu[k] : peak;
+	*service = ret ? 0 : 1 / peak;
+	for (unsigned k = 1; !ret && k <= jobs; k = k < jobs && 2 * k > jobs ? jobs : 2 * k) {
+		double zk = mu[k - 1] < SHARED_KNEE * peak ? calibrate_delay(*service, mu[k - 1], k) : 0;
+
+		z = zk > z ? zk : z;
+		if (k == jobs)
+			break;
+	}
+	*delay = z;
+	free(mu);
+	return ret;
+}
+
 /* Member IO throughput with `jobs` member IOs in flight. */
 static int members_throughput(const struct raid_layout *l, const struct raid_member *const *m,
-			      const struct raid_io_shape *s, unsigned jobs, double *x,
-			      struct errmsg *err)
+			      const struct raid_io_shape *s, unsigned jobs, bool shared,
+			      double *x, struct errmsg *err)
 {
 	const struct raid_member *kind[RAID_MAX_DISKS];
 	unsigned count[RAID_MAX_DISKS];
-	double visit[RAID_MAX_DISKS], *mu[RAID_MAX_DISKS] = { NULL };
+	double visit[RAID_MAX_DISKS], *mu[RAID_MAX_DISKS] = { NULL }, d[RAID_MAX_DISKS], z = 0;
 	unsigned groups = member_groups(l, m, kind, count);
 	int ret = 0;
 
+	for (unsigned g = 0; g < groups && !ret && shared; g++) {
+		double zg;
+
+		ret = shared_figures(kind[g], s, jobs, &d[g], g ? &zg : &z, err);
+		d[g] /= l->disks;	/* demand per cycle: visited 1/n of the time */
+	}
+	if (shared) {
+		if (!ret)
+			*x = mva_fcfs(groups, count, d, z, jobs);
+		return ret;
+	}
 	for (unsigned g = 0; g < groups && !ret; g++) {
 		visit[g] = 1.0 / l->disks;
 		mu[g] = malloc(jobs * sizeof(double));
@@ -377,16 +458,16 @@ static int members_throughput(const struct raid_layout *l, const struct raid_mem
 
 /* Member IO throughput with `jobs` (not whole) member IOs in flight: linear between. */
 static int members_throughput_at(const struct raid_layout *l, const struct raid_member *const *m,
-				 const struct raid_io_shape *s, double jobs, double *x,
+				 const struct raid_io_shape *s, double jobs, bool shared, double *x,
 				 struct errmsg *err)
 {
 	unsigned lo = jobs < 1 ? 1 : (unsigned)floor(jobs);
 	double frac = jobs - lo, lo_x, hi_x;
-	int ret = members_throughput(l, m, s, lo, &lo_x, err);
+	int ret = members_throughput(l, m, s, lo, shared, &lo_x, err);
 
 	hi_x = lo_x;
 	if (!ret && frac > 1e-9)
-		ret = members_throughput(l, m, s, lo + 1, &hi_x, err);
+		ret = members_throughput(l, m, s, lo + 1, shared, &hi_x, err);
 	*x = lo_x + (frac > 0 ? frac : 0) * (hi_x - lo_x);
 	return ret;
 }
@@ -404,7 +485,7 @@ static double alone_seconds(const struct raid_member *m, const struct raid_io_sh
 }
 
 int raid_random_perf(const struct raid_layout *l, const struct raid_member *const *members,
-		     enum io_op op, uint64_t size, uint64_t align, unsigned qd,
+		     enum io_op op, uint64_t size, uint64_t align, unsigned qd, bool shared,
 		     struct raid_perf *out, struct errmsg *err)
 {
 	struct raid_io_shape *s = &out->shape;
@@ -413,9 +494,9 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 
 	raid_io_shape(l, op, size, align, s);
 	per_io = s->reads + s->writes;
-	ret = members_throughput_at(l, members, s, qd * per_io / s->phases, &x, err);
+	ret = members_throughput_at(l, members, s, qd * per_io / s->phases, shared, &x, err);
 	if (!ret)
-		ret = members_throughput_at(l, members, s, per_io / s->phases, &x1, err);
+		ret = members_throughput_at(l, members, s, per_io / s->phases, shared, &x1, err);
 	if (ret)
 		return ret;
 	/*

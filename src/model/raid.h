@@ -177,9 +177,18 @@ struct raid_perf {
  * Random IOs of `op`, `size` bytes, `qd` outstanding on the array whose
  * member i is members[i] (i < disks). -EINVAL with a message when a member
  * cannot give its rate at the size, -ENOMEM.
+ *
+ * `shared` reads each member's IOPS-vs-depth curve another way: the growth
+ * of its latency with depth, below its peak rate, belongs to the path all
+ * members share (host, driver, HBA), not to the member. Each member is then
+ * an FCFS station at its peak rate, behind one delay station whose delay at
+ * M IOs in flight is the one that makes a single member reproduce its own
+ * curve at M (calibrated at doubling depths where the curve is below 90 %
+ * of its peak, held beyond). Both readings give the member's own curve for
+ * a one-member array; they differ in how the array gains from spreading.
  */
 int raid_random_perf(const struct raid_layout *l, const struct raid_member *const *members,
-		     enum io_op op, uint64_t size, uint64_t align, unsigned qd,
+		     enum io_op op, uint64_t size, uint64_t align, unsigned qd, bool shared,
 		     struct raid_perf *out, struct errmsg *err);
 
 /*

@@ -138,4 +138,31 @@ for op in read write; do
 done
 ok "RAID 5 read penalty within 10 %" agree 5 "lambda m: m['read']['penalty_ms']"
 ok "RAID 5 read saturated IOPS within 10 %" agree 5 "lambda m: m['read']['queue_depth']['sat_iops']"
+# --- against the real array: one MX200's fio runs predict the three-drive RAID 0
+shared=${SHARED_DATA:-$(dirname "$0")/../../../shared/data}
+if [ -d "$shared/fio-plot/crucial-mx200x3-raid0" ]; then
+	python3 - "$IOMODEL" "$shared/fio-plot" >"$work/mx200.txt" 2>&1 <<'PY'
+import glob, json, os, statistics, subprocess, sys
+iomodel, data = sys.argv[1:]
+by = {}
+for f in glob.glob(os.path.join(data, "crucial-mx200x3-raid0", "randread-*.json")):
+    a, b = map(int, os.path.basename(f)[:-5].split("-")[1:])
+    by.setdefault(a * b, []).append(sum(j["read"]["iops"] for j in json.load(open(f))["jobs"]))
+worst = {}
+for shared in ([], ["--shared-latency"]):
+    errs = []
+    for q, v in sorted(by.items()):
+        out = subprocess.run([iomodel, "raid", "--level", "0", "--disks", "3", "--member-fit",
+                              os.path.join(data, "crucial-mx200-ssd"), "--qd", str(q), "--json"]
+                             + shared, check=True, capture_output=True, text=True).stdout
+        errs.append(abs(json.loads(out)["operations"]["rand_read"]["iops"] / statistics.mean(v) - 1))
+    print(shared, statistics.median(errs), max(errs))
+    worst[bool(shared)] = (statistics.median(errs), max(errs))
+ok = worst[True][0] <= 0.15 and worst[True][1] <= 0.30 and worst[False][0] <= 0.15
+sys.exit(0 if ok else 1)
+PY
+	ok "MX200 RAID 0 from one drive: median within 15 %, --shared-latency every depth within 30 % ($(tr '\n' ' ' <"$work/mx200.txt"))" [ $? -eq 0 ]
+else
+	echo "note: no fio-plot data under $shared: the MX200 comparison is skipped"
+fi
 finish

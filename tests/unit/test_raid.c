@@ -160,16 +160,16 @@ static void test_random_perf(void)
 	struct raid_first_order fo;
 	struct errmsg err;
 
-	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1, &p, &err) &&
+	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1, false, &p, &err) &&
 		   fabs(p.iops - 100) < 1e-9, "RAID 0 QD1 %g", p.iops);
-	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1000, &p, &err) &&
+	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1000, false, &p, &err) &&
 		   p.iops > 295 && p.iops < 300, "RAID 0 QD1000 %g", p.iops);
 	/* RAID 5 small write: RMW, 2 reads + 2 writes; saturates at 4 members / 4 IOs */
-	CHECK(&st, !raid_random_perf(&r5, ms, IO_WRITE, 4096, 0, 1000, &p, &err) &&
+	CHECK(&st, !raid_random_perf(&r5, ms, IO_WRITE, 4096, 0, 1000, false, &p, &err) &&
 		   !p.shape.reconstruct && p.shape.reads == 2 && p.shape.writes == 2 &&
 		   p.iops > 0.98 * 4 / (2 / 100.0 + 2 / 50.0) && p.iops < 4 / (2 / 100.0 + 2 / 50.0),
 	      "RAID 5 write sat %g", p.iops);
-	CHECK(&st, !raid_random_perf(&r5x3, ms, IO_WRITE, 4096, 0, 1, &p, &err) &&
+	CHECK(&st, !raid_random_perf(&r5x3, ms, IO_WRITE, 4096, 0, 1, false, &p, &err) &&
 		   p.shape.reconstruct && p.shape.reads == 1 && p.shape.writes == 2,
 	      "3-disk RAID 5: reconstruct-write");
 	raid_io_shape(&r6, IO_WRITE, 4096, 0, &p.shape);
@@ -186,6 +186,53 @@ static void test_random_perf(void)
 	CHECK(&st, fabs(raid_first_order_seconds(&fo, IO_WRITE, 512 << 20, 4096) -
 			(0.02 + p.shape.partial_rows * 45e-3 + (512 << 20) / 300e6)) < 1e-9,
 	      "large write: a penalty at each end");
+}
+
+/*
+ * A member that is a delay in front of a 20 us FCFS station (exact MVA):
+ * 100 us, or with ctx set a delay growing by 10 % per IO in flight up to 8.
+ */
+static double split_iops(const void *ctx, enum io_op op, uint64_t size, unsigned depth)
+{
+	double q = 0, x = 0, z = 100e-6 * (ctx ? 1 + 0.1 * ((depth < 8 ? depth : 8) - 1) : 1);
+
+	(void)op; (void)size;
+	for (unsigned n = 1; n <= depth; n++) {
+		x = n / (z + 20e-6 * (1 + q));
+		q = x * 20e-6 * (1 + q);
+	}
+	return x;
+}
+
+static void test_shared_latency(void)
+{
+	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL };
+	const struct raid_member *ms[4] = { &m, &m, &m, &m };
+	struct raid_layout one = { RAID_0, 1, 65536 }, three = { RAID_0, 3, 65536 };
+	struct raid_perf p, q;
+	struct errmsg err;
+
+	/* one member: both readings give its own curve back */
+	for (unsigned qd = 1; qd <= 64; qd *= 4) {
+		CHECK(&st, !raid_random_perf(&one, ms, IO_READ, 4096, 0, qd, true, &p, &err) &&
+			   fabs(p.iops / split_iops(NULL, IO_READ, 4096, qd) - 1) < 1e-3,
+		      "shared, one member, QD%u: %g vs %g", qd, p.iops, split_iops(NULL, IO_READ, 4096, qd));
+		CHECK(&st, !raid_random_perf(&one, ms, IO_READ, 4096, 0, qd, false, &q, &err) &&
+			   fabs(q.iops / split_iops(NULL, IO_READ, 4096, qd) - 1) < 1e-9, "member, one");
+	}
+	/* a constant delay is the same whether each member has it or all share it */
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, true, &p, &err) &&
+		   !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, false, &q, &err) &&
+		   fabs(p.iops / q.iops - 1) < 1e-3, "QD8: shared %g, member stations %g", p.iops, q.iops);
+	/* a delay growing with depth: shared, the array keeps it; per member, it spreads */
+	m.ctx = &m;
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, true, &p, &err) &&
+		   !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, false, &q, &err) &&
+		   p.iops < 0.95 * q.iops && p.iops > split_iops(&m, IO_READ, 4096, 8),
+	      "growing delay, QD8: shared %g, member stations %g", p.iops, q.iops);
+	m.ctx = NULL;
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 1000, true, &p, &err) &&
+		   p.iops > 0.97 * 3 / 20e-6 && p.iops < 3 / 20e-6, "QD1000: %g", p.iops);
 }
 
 static void test_link(void)
@@ -209,6 +256,7 @@ int main(void)
 	test_spanned();
 	test_mva();
 	test_random_perf();
+	test_shared_latency();
 	test_link();
 	return check_exit(&st, "test_raid");
 }
