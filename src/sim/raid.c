@@ -260,8 +260,6 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	bool full = lo == 0 && hi == a->data * s, use_rmw;
 	int ret = 0;
 
-	if (last > first && lo % s == 0 && hi % s == 0)
-		plo = 0, phi = s;
 	for (unsigned i = 0; i < a->data; i++) {
 		bool t = i >= first && i <= last, gone = failed(a, data_member(a, row, i));
 
