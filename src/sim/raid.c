@@ -96,6 +96,8 @@ struct raid_array {
 	struct sim_device **member;
 	uint64_t *last_end;		/* where the last request to each member ended */
 	unsigned *inflight;
+	uint64_t *next;			/* each member's next completion, when !stale[m] */
+	bool *stale;			/* submitted to or completed from since asked */
 	uint64_t clock;
 	uint64_t controller_ns;
 	struct req_heap done;		/* host completions */
@@ -379,6 +381,7 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 		BUG_ON(failed(a, io->member) || l->e[i].len > UINT32_MAX);
 		a->last_end[io->member] = l->e[i].off + l->e[i].len;
 		a->inflight[io->member]++;
+		a->stale[io->member] = true;
 		ret = a->member[io->member]->ops->submit(a->member[io->member], &io->req, t);
 		if (ret)
 			return ret;
@@ -518,6 +521,16 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 }
 
 /* Process every member completion due at t. */
+/* Member m's next completion, asked again only when something changed. */
+static uint64_t member_next(struct raid_array *a, unsigned m)
+{
+	if (a->stale[m]) {
+		a->next[m] = a->member[m]->ops->next_completion(a->member[m]);
+		a->stale[m] = false;
+	}
+	return a->next[m];
+}
+
 static int members_at(struct raid_array *a, uint64_t t)
 {
 	struct io_request *out[64];
@@ -527,6 +540,9 @@ static int members_at(struct raid_array *a, uint64_t t)
 		struct sim_device *md = a->member[m];
 		unsigned got;
 
+		if (member_next(a, m) > t)
+			continue;
+		a->stale[m] = true;
 		while (md->ops->next_completion(md) <= t &&
 		       (got = md->ops->complete(md, t, out, 64)) > 0)
 			for (unsigned i = 0; i < got; i++) {
@@ -547,7 +563,7 @@ static uint64_t raid_next_completion(struct sim_device *d)
 		uint64_t t_mem = UINT64_MAX, t_done = req_heap_min(&a->done);
 
 		for (unsigned m = 0; m < a->n; m++) {
-			uint64_t t = a->member[m]->ops->next_completion(a->member[m]);
+			uint64_t t = member_next(a, m);
 
 			t_mem = t < t_mem ? t : t_mem;
 		}
@@ -629,6 +645,8 @@ static void raid_destroy(struct sim_device *d)
 	free(a->member);
 	free(a->last_end);
 	free(a->inflight);
+	free(a->next);
+	free(a->stale);
 	free(a->last_idx);
 	free(a);
 }
@@ -686,7 +704,11 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));
 	a->last_idx = calloc(2 * a->n, sizeof(*a->last_idx));
-	if (!a->member || !a->last_end || !a->inflight || !a->last_idx)
+	a->next = calloc(a->n, sizeof(*a->next));
+	a->stale = malloc(a->n * sizeof(*a->stale));
+	if (a->stale)
+		memset(a->stale, 1, a->n * sizeof(*a->stale));
+	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next || !a->stale)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
 	else
 		ret = build_members(a, seed, err);
