@@ -142,3 +142,11 @@ void sim_backend_counters(struct backend *be, struct sim_counters *c,
 	sb->dev->ops->counters(sb->dev, c);
 	*f = sb->fault_counts;
 }
+
+unsigned sim_backend_member_counters(struct backend *be, struct sim_counters *out,
+				     unsigned max)
+{
+	struct sim_device *d = ((struct sim_backend *)be)->dev;
+
+	return d->ops->member_counters ? d->ops->member_counters(d, out, max) : 0;
+}

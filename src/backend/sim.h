@@ -23,6 +23,9 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 		     uint64_t seed, uint64_t start_ns, struct errmsg *err);
 
 /* The device's counters and the faults injected so far. */
+/* The counters of each member of a simulated array (0 for a single drive). */
+unsigned sim_backend_member_counters(struct backend *be, struct sim_counters *out,
+				     unsigned max);
 void sim_backend_counters(struct backend *be, struct sim_counters *c,
 			  struct sim_fault_counters *f);
 

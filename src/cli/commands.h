@@ -35,7 +35,17 @@ struct drive_model;
 int print_drive_model(const char *source, const struct drive_model *m, bool json,
 		      const char *output);
 
+struct point_set;
+/*
+ * Measure the simulated or real `target` as `characterize --quick` does,
+ * printing only errors: the points, into `out` (the caller releases them).
+ * Returns an exit status (sweep_cmd.c).
+ */
+int characterize_points(const char *target, struct point_set *out);
+
 int cmd_run(int argc, char **argv);
+int cmd_raid(int argc, char **argv);
+void cmd_raid_usage(FILE *f);
 void cmd_run_usage(FILE *f);
 int cmd_sim(int argc, char **argv);
 void cmd_sim_usage(FILE *f);

@@ -28,6 +28,8 @@ static void usage(FILE *f)
 	      "             percentiles and the queue-depth model (IOMeter)\n"
 	      "  state      random writes fresh, used and after TRIM, each to steady state\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
+	      "  raid       plan an array from its members: capacity, speed, odds of\n"
+	      "             losing it, link or array as the bottleneck\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
 	      "\n"
@@ -78,6 +80,8 @@ int main(int argc, char **argv)
 		return cmd_qd(argc - 1, argv + 1);
 	if (!strcmp(cmd, "state"))
 		return cmd_state(argc - 1, argv + 1);
+	if (!strcmp(cmd, "raid"))
+		return cmd_raid(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);

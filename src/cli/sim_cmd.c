@@ -27,7 +27,9 @@ static int sim_list(void)
 	printf("%-16s %-6s %s\n", "preset", "model", "drive");
 	for (unsigned i = 0; (p = sim_preset_at(i)); i++)
 		printf("%-16s %-6s %s\n", p->name, p->model->name, p->summary);
-	printf("\nmodels without a preset: sim:hdd, sim:ssd (see 'iomodel sim show hdd')\n");
+	printf("\nmodels without a preset: sim:hdd, sim:ssd (see 'iomodel sim show hdd')\n"
+	       "arrays of these: sim:raid0, raid1, raid10, raid5, raid6 "
+	       "(see 'iomodel sim show raid5')\n");
 	return EXIT_OK;
 }
 

@@ -338,15 +338,68 @@ static int characterize_measured(const struct series_options *o, struct series *
 	return status;
 }
 
-int cmd_characterize(int argc, char **argv)
+/*
+ * Open the target of `o` and measure the four plans of characterize into a
+ * series (initialised here, released by the caller, who also closes `m`
+ * when the return is EXIT_OK or a measuring error).
+ */
+static int characterize_series(struct series_options *o, const volatile sig_atomic_t *stop,
+			       struct measure_target *m, struct series *s, bool *opened)
 {
 	static const char *const rw[4] = { "randread", "randwrite", "randread", "randwrite" };
-	const volatile sig_atomic_t *stop = signals_install_stop();
 	struct sweep_plan plans[4];
+	size_t total = 0;
+	int status;
+
+	o->target.writes = true;
+	series_init(s, m, stop, 0, false);
+	status = open_series_target(o, m, stop);
+	*opened = !status;
+	if (status)
+		return status;
+	characterize_plans(o, m, plans);
+	for (int i = 0; i < 4 && !status; i++) {
+		status = series_check(m, &plans[i]);
+		total += sweep_count(&plans[i]);
+	}
+	series_release(s);
+	series_init(s, m, stop, total, false);
+	for (int i = 0; i < 4 && !status; i++)
+		status = series_measure(s, &plans[i], rw[i]);
+	progress_end(&s->progress);
+	return status;
+}
+
+int characterize_points(const char *target, struct point_set *out)
+{
+	const volatile sig_atomic_t *stop = signals_install_stop();
 	struct series_options o;
 	struct measure_target m;
 	struct series s;
-	size_t total = 0;
+	bool opened;
+	int status;
+
+	series_options_init(&o);
+	o.quick = true;
+	o.target.path = target;
+	status = characterize_series(&o, stop, &m, &s, &opened);
+	if (!status) {
+		*out = s.points;
+		point_set_init(&s.points);
+	}
+	series_release(&s);
+	if (opened)
+		measure_close(&m);
+	return signals_exit_status(status, stop);
+}
+
+int cmd_characterize(int argc, char **argv)
+{
+	const volatile sig_atomic_t *stop = signals_install_stop();
+	struct series_options o;
+	struct measure_target m;
+	struct series s;
+	bool opened;
 	int status;
 
 	series_options_init(&o);
@@ -364,22 +417,11 @@ int cmd_characterize(int argc, char **argv)
 	/* --size defaults only for a scratch file this command creates */
 	if (!o.target.size && strncmp(o.target.path, "sim:", 4) && access(o.target.path, F_OK))
 		o.target.size = o.quick ? 256ULL << 20 : 1ULL << 30;
-	o.target.writes = true;
-	status = open_series_target(&o, &m, stop);
-	if (status)
-		return signals_exit_status(status, stop);
-	characterize_plans(&o, &m, plans);
-	for (int i = 0; i < 4 && !status; i++) {
-		status = series_check(&m, &plans[i]);
-		total += sweep_count(&plans[i]);
-	}
-	series_init(&s, &m, stop, total, false);
-	for (int i = 0; i < 4 && !status; i++)
-		status = series_measure(&s, &plans[i], rw[i]);
-	progress_end(&s.progress);
+	status = characterize_series(&o, stop, &m, &s, &opened);
 	if (!status)
 		status = characterize_measured(&o, &s);
 	series_release(&s);
-	measure_close(&m);
+	if (opened)
+		measure_close(&m);
 	return signals_exit_status(status, stop);
 }

@@ -103,6 +103,26 @@ static json_t *error_json(const struct run_error *e)
 			 "message", e->result < 0 ? strerror((int)-e->result) : "short transfer");
 }
 
+/* An array's members, each with its own counters. */
+static json_t *members_json(const struct sim_report *d)
+{
+	json_t *arr = json_array();
+
+	for (unsigned i = 0; i < d->n_members && i < SIM_MAX_MEMBERS; i++) {
+		const struct sim_counters *c = &d->members[i];
+
+		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+			"host_read_bytes", (json_int_t)c->host_read_bytes,
+			"host_write_bytes", (json_int_t)c->host_write_bytes,
+			"media_read_bytes", (json_int_t)c->media_read_bytes,
+			"media_write_bytes", (json_int_t)c->media_write_bytes,
+			"erases", (json_int_t)c->erases, "merges", (json_int_t)c->merges,
+			"gc_page_moves", (json_int_t)c->gc_page_moves,
+			"cache_hits", (json_int_t)c->cache_hits, "seeks", (json_int_t)c->seeks));
+	}
+	return arr;
+}
+
 static json_t *device_json(const struct sim_report *d)
 {
 	const struct sim_counters *c = &d->counters;
@@ -124,6 +144,8 @@ static json_t *device_json(const struct sim_report *d)
 			 "lost_writes", (json_int_t)fc->lost_writes,
 			 "misdirected_writes", (json_int_t)fc->misdirected_writes,
 			 "bit_flips", (json_int_t)fc->bit_flips, "spikes", (json_int_t)fc->spikes);
+	if (obj && d->n_members)
+		json_object_set_new(obj, "members", members_json(d));
 	if (obj && !strcmp(d->model, "ssd"))
 		json_object_set_new(obj, "flash_write_bytes",
 				    json_integer((json_int_t)c->media_write_bytes));

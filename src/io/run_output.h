@@ -22,6 +22,8 @@ struct sim_report {
 	const char *preset;		/* NULL when none */
 	struct sim_counters counters;
 	struct sim_fault_counters faults;
+	unsigned n_members;		/* arrays: members[0 .. n_members-1] */
+	struct sim_counters members[SIM_MAX_MEMBERS];
 };
 
 /* What was run, for the headers of every format. */

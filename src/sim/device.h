@@ -64,7 +64,16 @@ struct sim_device_ops {
 	 * NULL, or -EOPNOTSUPP, for a drive that does not take discards.
 	 */
 	int (*discard)(struct sim_device *d, uint64_t offset, uint64_t length);
+	/*
+	 * Optional (NULL: none): the counters of each member of an array, up to
+	 * `max` of them; returns how many the device has.
+	 */
+	unsigned (*member_counters)(const struct sim_device *d, struct sim_counters *out,
+				    unsigned max);
 };
+
+/* The most members an array reports counters for. */
+#define SIM_MAX_MEMBERS 64
 
 /* Each model embeds this as the first member of its own state. */
 struct sim_device {

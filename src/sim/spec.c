@@ -9,9 +9,13 @@
 #include <ini.h>
 
 #include "sim/params.h"
+#include "sim/raid.h"
 #include "util/input_file.h"
 
-static const struct sim_model *const models[] = { &sim_hdd_model, &sim_ssd_model };
+static const struct sim_model *const models[] = {
+	&sim_hdd_model, &sim_ssd_model, &sim_raid0_model, &sim_raid1_model, &sim_raid10_model,
+	&sim_raid5_model, &sim_raid6_model,
+};
 static const struct sim_preset *const preset_tables[] = { sim_hdd_presets, sim_ssd_presets };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -90,7 +94,7 @@ static int spec_start(struct sim_spec *spec, const char *name, bool is_preset,
 
 	if (!model)
 		return errmsg_set(err, -EINVAL, is_preset ? "unknown drive '%s' (see 'iomodel sim list')"
-							  : "unknown model '%s': expected hdd or ssd",
+							  : "unknown model '%s': expected hdd, ssd or raid0|1|10|5|6",
 				  name);
 	spec->model = model;
 	spec->preset = preset;

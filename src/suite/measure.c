@@ -188,6 +188,8 @@ int measure_run(struct measure_target *m, struct job_spec *spec,
 	ret = engine_run(spec, be, &bufs, stop, r, err);
 	if (m->t.kind == TARGET_SIM) {
 		sim_backend_counters(be, &m->report.counters, &m->report.faults);
+		m->report.n_members = sim_backend_member_counters(be, m->report.members,
+								  SIM_MAX_MEMBERS);
 		m->sim_clock_ns = backend_now_ns(be);
 	}
 	if (!strcmp(info->engine, "io_uring") && uring_worker_threads()) {

@@ -114,6 +114,7 @@ check_options report "REPORT OPTIONS"
 check_options state "STATE OPTIONS"
 check_options qd "QD OPTIONS"
 check_options profile "PROFILE OPTIONS"
+check_options raid "RAID OPTIONS"
 
 # Every command of `iomodel --help` is in the SYNOPSIS and has a COMMANDS entry.
 "$IOMODEL" --help | awk '/^commands:/{ f = 1; next } /^$/{ f = 0 } f && /^  [a-z]/{ print $1 }' \
@@ -236,4 +237,26 @@ while read -r path; do
 	ok "prediction JSON key \`$path\` is documented in the iomodel.prediction/1 section" \
 		documented "$path" "$work/doc.prediction"
 done <"$work/prediction.paths"
+
+# --- raid --------------------------------------------------------------------
+# Keys of each operation as "operations.OP.key" or with the operation named.
+"$IOMODEL" raid --level 5 --disks 4 --member "$work/wd.json" --capacity 640g --link 1gbe \
+	--json >"$work/raid.json" 2>"$work/raid.err"
+ok "raid with --json exits 0" [ $? -eq 0 ]
+md_section "iomodel.raid/1" >"$work/doc.raid"
+ok "docs/json-schema.md has a section on iomodel.raid/1" [ -s "$work/doc.raid" ]
+json_paths "$work/raid.json" >"$work/raid.paths"
+while read -r path; do
+	case $path in
+	operations.*.*)
+		generic=operations.OP.${path#operations.*.}
+		ok "raid JSON field \`$path\` is documented in the iomodel.raid/1 section" \
+			documented_either "$path" "$generic" "$work/doc.raid"
+		;;
+	*)
+		ok "raid JSON key \`$path\` is documented in the iomodel.raid/1 section" \
+			documented "$path" "$work/doc.raid"
+		;;
+	esac
+done <"$work/raid.paths"
 finish

@@ -1,0 +1,200 @@
+/* raid_member.c — loading the members of `iomodel raid` (raid_member.h). */
+#include "raid_member.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/run_options.h"
+#include "io/import.h"
+#include "io/model_output.h"
+#include "sim/params.h"
+#include "sim/spec.h"
+#include "util/units.h"
+
+/* Mean IOPS of the points of (op, size) at depth `qd`, preferring random ones; 0 if none. */
+static double points_at(const struct point_set *ps, enum io_op op, uint64_t size, unsigned qd,
+			bool random)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < ps->len; i++) {
+		const struct perf_point *p = &ps->points[i];
+
+		if (p->op == op && p->size == size && p->qd == qd && p->random == random) {
+			sum += p->iops;
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* The measured depths just below and above `depth` (0 when none). */
+static void depth_bracket(const struct point_set *ps, enum io_op op, uint64_t size, bool random,
+			  unsigned depth, unsigned *lo, unsigned *hi)
+{
+	*lo = *hi = 0;
+	for (size_t i = 0; i < ps->len; i++) {
+		const struct perf_point *p = &ps->points[i];
+
+		if (p->op != op || p->size != size || p->random != random)
+			continue;
+		if (p->qd <= depth && p->qd > *lo)
+			*lo = p->qd;
+		if (p->qd >= depth && (!*hi || p->qd < *hi))
+			*hi = p->qd;
+	}
+}
+
+static double measured_iops(const struct point_set *ps, enum io_op op, uint64_t size,
+			    unsigned depth)
+{
+	for (int random = 1; random >= 0; random--) {
+		unsigned lo, hi;
+		double a, b;
+
+		depth_bracket(ps, op, size, random, depth, &lo, &hi);
+		if (!lo && !hi)
+			continue;
+		if (!hi)	/* deeper than measured: the deepest rate */
+			return points_at(ps, op, size, lo, random);
+		if (!lo)	/* shallower: the same latency, fewer IOs in flight */
+			return points_at(ps, op, size, hi, random) * depth / hi;
+		a = points_at(ps, op, size, lo, random);
+		b = points_at(ps, op, size, hi, random);
+		return lo == hi ? a : a + (b - a) * (double)(depth - lo) / (double)(hi - lo);
+	}
+	return 0;
+}
+
+static double member_iops(const void *ctx, enum io_op op, uint64_t size, unsigned depth)
+{
+	const struct raid_member_src *src = ctx;
+	const struct op_model *om = &src->dm.op[op];
+	struct prediction p;
+	struct errmsg err;
+	double v = measured_iops(&src->ps, op, size, depth);
+
+	if (v > 0 || !src->has_model)
+		return v;
+	if (drive_model_predict(&src->dm, op, size, om->has_qd ? depth : 1, size, &p, &err))
+		return 0;
+	return p.iops;
+}
+
+/* First-order figures, kind, and the rate callback, once dm and ps are filled. */
+static void member_finish(struct raid_member_src *src)
+{
+	struct raid_member *m = &src->m;
+	double qd1 = measured_iops(&src->ps, IO_READ, 4096, 1);
+
+	m->name = src->name;
+	m->iops_at = member_iops;
+	m->ctx = src;
+	for (int op = IO_READ; op <= IO_WRITE && src->has_model; op++) {
+		if (!src->dm.op[op].has_first_order)
+			continue;
+		m->str_bps[op] = src->dm.op[op].fit.str_bps;
+		m->penalty_s[op] = src->dm.op[op].fit.penalty_s;
+	}
+	if (m->penalty_s[IO_READ] > 0)
+		m->ssd = m->penalty_s[IO_READ] < 1e-3;
+	else
+		m->ssd = qd1 > 1000;	/* 4 KiB reads at QD1 under 1 ms */
+}
+
+/* Every regular file in `dir` whose name ends in .json or .csv, in name order. */
+static int load_dir(struct raid_member_src *src, const char *dir)
+{
+	struct dirent **names;
+	struct errmsg err;
+	int n = scandir(dir, &names, NULL, alphasort), status = EXIT_OK, used = 0;
+
+	if (n < 0)
+		return bad("--member-fit '%s': %s", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		size_t len = strlen(nm);
+		char path[4096];
+
+		if (status == EXIT_OK && len > 5 && (!strcmp(nm + len - 5, ".json") ||
+						      !strcmp(nm + len - 4, ".csv"))) {
+			snprintf(path, sizeof(path), "%s/%s", dir, nm);
+			if (import_points_file(&src->ps, path, &err))
+				status = bad("--member-fit: %s", err.text);
+			used++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (status == EXIT_OK && !used)
+		return bad("--member-fit '%s': no .json or .csv files in it", dir);
+	return status;
+}
+
+/* Capacity and zone rates of a simulated drive, from its parameters. */
+static int sim_figures(struct raid_member_src *src, const char *spec_text)
+{
+	struct sim_spec spec;
+	struct errmsg err;
+	const struct sim_param *p;
+
+	if (sim_spec_parse(&spec, spec_text + 4, &err))
+		return bad("--member '%s': %s", spec_text, err.text);
+	p = sim_param_find(spec.model->params, "capacity");
+	if (p)
+		src->m.capacity = *(const uint64_t *)((const char *)spec.config + p->offset);
+	p = sim_param_find(spec.model->params, "outer_mib_s");
+	if (p)
+		src->outer_bps = *(const double *)((const char *)spec.config + p->offset) * MIB;
+	p = sim_param_find(spec.model->params, "inner_mib_s");
+	if (p)
+		src->inner_bps = *(const double *)((const char *)spec.config + p->offset) * MIB;
+	src->m.ssd = !strcmp(spec.model->name, "ssd");
+	sim_spec_release(&spec);
+	return EXIT_OK;
+}
+
+int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
+{
+	struct errmsg err;
+	int status = EXIT_OK;
+	bool sim = !strncmp(spec, "sim:", 4);
+
+	memset(src, 0, sizeof(*src));
+	point_set_init(&src->ps);
+	snprintf(src->name, sizeof(src->name), "%s", spec);
+	if (sim && (status = sim_figures(src, spec)) == EXIT_OK)
+		status = characterize_points(spec, &src->ps);
+	else if (!sim && is_dir)
+		status = load_dir(src, spec);
+	else if (!sim && model_load_file(spec, &src->dm, &err))
+		return bad("--member: %s", err.text);
+	else if (!sim)
+		src->has_model = true;
+	if (status)
+		return status;
+	if ((sim || is_dir) && !drive_model_fit(&src->ps, &src->dm, &err))
+		src->has_model = true;
+	else if (sim || is_dir)
+		return bad("%s '%s': %s", is_dir ? "--member-fit" : "--member", spec, err.text);
+	{
+		bool ssd = src->m.ssd;
+
+		member_finish(src);
+		if (sim)
+			src->m.ssd = ssd;
+	}
+	return EXIT_OK;
+}
+
+void raid_member_release(struct raid_member_src *src)
+{
+	if (src->has_model)
+		drive_model_release(&src->dm);
+	point_set_release(&src->ps);
+}

@@ -1,0 +1,579 @@
+/* raid.c — the array planner of raid.h: layout, failure odds, member IOs, MVA, link. */
+#include "raid.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/erase_block.h"
+#include "util/bug.h"
+
+#define HOURS_PER_YEAR 8760.0
+
+static const char *const level_names[] = { "RAID 0", "RAID 1", "RAID 10", "RAID 5", "RAID 6" };
+
+const char raid_mttdl_caveat[] =
+	"MTTDL assumes independent failures at a constant rate and repairs that always start; "
+	"field data show more double failures than it predicts (Elerath and Pecht 2009; "
+	"Greenan, Plank and Wylie 2010, \"Mean time to meaningless\")";
+
+int raid_level_parse(const char *text, enum raid_level *out)
+{
+	static const char *const spell[] = { "0", "1", "10", "5", "6" };
+
+	if (!strncmp(text, "raid", 4))
+		text += 4;
+	for (unsigned i = 0; i < 5; i++)
+		if (!strcmp(text, spell[i])) {
+			*out = (enum raid_level)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *raid_level_name(enum raid_level level)
+{
+	return level_names[level];
+}
+
+unsigned raid_min_disks(enum raid_level level)
+{
+	static const unsigned min[] = { 2, 2, 4, 3, 4 };
+
+	return min[level];
+}
+
+int raid_layout_check(const struct raid_layout *l, struct errmsg *err)
+{
+	if (l->disks < raid_min_disks(l->level) || l->disks > RAID_MAX_DISKS)
+		return errmsg_set(err, -EINVAL, "--disks %u: %s needs %u to %u disks", l->disks,
+				  raid_level_name(l->level), raid_min_disks(l->level), RAID_MAX_DISKS);
+	if (l->level == RAID_10 && l->disks % 2)
+		return errmsg_set(err, -EINVAL, "--disks %u: RAID 10 needs an even number of disks",
+				  l->disks);
+	if (!l->stripe || l->stripe % 512)
+		return errmsg_set(err, -EINVAL, "--stripe %llu: expected a positive multiple of 512",
+				  (unsigned long long)l->stripe);
+	return 0;
+}
+
+unsigned raid_parity_disks(const struct raid_layout *l)
+{
+	return l->level == RAID_5 ? 1 : l->level == RAID_6 ? 2 : 0;
+}
+
+unsigned raid_data_disks(const struct raid_layout *l)
+{
+	switch (l->level) {
+	case RAID_1: return 1;
+	case RAID_10: return l->disks / 2;
+	default: return l->disks - raid_parity_disks(l);
+	}
+}
+
+unsigned raid_read_disks(const struct raid_layout *l)
+{
+	return raid_data_disks(l);
+}
+
+uint64_t raid_capacity(const struct raid_layout *l, uint64_t smallest_member)
+{
+	return (uint64_t)raid_data_disks(l) * (smallest_member / l->stripe * l->stripe);
+}
+
+/* --- failure odds --- */
+
+/* P(at least k of n fail), each with probability f, independently. */
+static double at_least(unsigned n, unsigned k, double f)
+{
+	double below = 0, term = pow(1 - f, n);	/* P(0 fail) */
+
+	for (unsigned j = 0; j < k && j <= n; j++) {
+		below += term;
+		term *= (double)(n - j) / (j + 1) * f / (1 - f);
+	}
+	return below >= 1 ? 0 : 1 - below;
+}
+
+double raid_annual_loss(const struct raid_layout *l, double f)
+{
+	switch (l->level) {
+	case RAID_0: return 1 - pow(1 - f, l->disks);
+	case RAID_1: return pow(f, l->disks);
+	case RAID_10: return 1 - pow(1 - f * f, l->disks / 2);
+	case RAID_5: return at_least(l->disks, 2, f);
+	case RAID_6: return at_least(l->disks, 3, f);
+	}
+	return NAN;
+}
+
+/* An unrecoverable read while reading `members` whole members. */
+static double p_ure(const struct raid_reliability_in *in, unsigned members)
+{
+	return -expm1(-8.0 * in->member_bytes * members * in->uber);
+}
+
+/*
+ * MTTDL in hours; `ure` false: without read errors. A volume that survives
+ * t failures loses data when t more members fail, one after another, each
+ * within the repair of the previous ones; the last of them is instead an
+ * unrecoverable read of the `last` members the final rebuild reads:
+ *     MTTDL = MTTF / (n * prod_{j=1}^{t-1} (n-j) r * (last r + P_ure(last)))
+ * with r = MTTR / MTTF. RAID 10's partner is the only member whose failure
+ * counts (last = 1, t = 1).
+ */
+static double mttdl_h(const struct raid_layout *l, const struct raid_reliability_in *in,
+		      double mttf, double mttr, bool ure)
+{
+	unsigned n = l->disks, t, last;
+	double r = mttr / mttf, d = n;
+
+	switch (l->level) {
+	case RAID_0: return mttf / n;
+	case RAID_1: t = n - 1; last = 1; break;
+	case RAID_10: t = 1; last = 1; break;
+	case RAID_5: t = 1; last = n - 1; break;
+	default: t = 2; last = n - 2; break;
+	}
+	for (unsigned j = 1; j < t; j++)
+		d *= (n - j) * r;
+	d *= last * r + (ure ? p_ure(in, last) : 0);
+	return mttf / d;
+}
+
+void raid_reliability(const struct raid_layout *l, const struct raid_reliability_in *in,
+		      struct raid_reliability *out)
+{
+	BUG_ON(!(in->afr > 0 && in->afr < 1));
+	memset(out, 0, sizeof(*out));
+	out->annual_loss = raid_annual_loss(l, in->afr);
+	out->mttf_h = HOURS_PER_YEAR / in->afr;
+	out->mttr_h = in->repair_s / 3600.0;
+	switch (l->level) {
+	case RAID_0: out->p_ure = 0; break;
+	case RAID_1: case RAID_10: out->p_ure = p_ure(in, 1); break;
+	case RAID_5: out->p_ure = p_ure(in, l->disks - 1); break;
+	case RAID_6: out->p_ure = p_ure(in, l->disks - 2); break;
+	}
+	out->mttdl_h = mttdl_h(l, in, out->mttf_h, out->mttr_h, true);
+	out->mttdl_no_ure_h = mttdl_h(l, in, out->mttf_h, out->mttr_h, false);
+	out->annual_loss_repaired = -expm1(-HOURS_PER_YEAR / out->mttdl_h);
+	out->loss_over_years = -expm1(-in->years * HOURS_PER_YEAR / out->mttdl_h);
+}
+
+/* --- the seeds' derivation --- */
+
+double raid_partial_penalty(double array_small_write_s, double member_seek_s)
+{
+	return array_small_write_s - member_seek_s;
+}
+
+double raid_large_write_latency(double member_seek_s, double penalty_s)
+{
+	return member_seek_s + 2 * penalty_s;
+}
+
+double raid_str_from_iops(uint64_t size, double iops, double latency_s)
+{
+	return (double)size / (1.0 / iops - latency_s);
+}
+
+/* --- member IOs --- */
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+double raid_units_spanned(uint64_t size, uint64_t align, uint64_t unit)
+{
+	uint64_t g, q, t, slots, late;
+
+	if (!size)
+		return 0;
+	g = gcd64(align ? align : size, unit);
+	q = (size - 1) / unit;
+	t = (size - 1) % unit;
+	slots = unit / g;
+	/* offsets mod unit are uniform over the multiples of g; those >= unit - t spill over */
+	late = slots - (unit - t + g - 1) / g;
+	return 1.0 + (double)q + (double)late / (double)slots;
+}
+
+static uint64_t round_up_512(double bytes)
+{
+	uint64_t b = (uint64_t)ceil(bytes / 512.0) * 512;
+
+	return b ? b : 512;
+}
+
+/* Parity RAID writes: data and parity writes, and the reads of partial rows. */
+static void parity_write_shape(const struct raid_layout *l, uint64_t size, uint64_t align,
+			       double chunks, struct raid_io_shape *out)
+{
+	unsigned n = l->disks, d = raid_data_disks(l), p = raid_parity_disks(l);
+	uint64_t row = (uint64_t)d * l->stripe;
+	double rows = raid_units_spanned(size, align, row);
+	double partial = erase_block_expected_merges(size, align ? align : size, (double)row);
+	double full = rows - partial > 0 ? rows - partial : 0;
+	double touched = partial > 0 ? (chunks - d * full) / partial : 0;
+	double rmw, rec;
+
+	touched = touched < 1 ? 1 : touched > d ? d : touched;
+	rmw = partial * (touched + p);
+	rec = partial * (d - touched);
+	out->partial_rows = partial;
+	out->reconstruct = rec < rmw;
+	out->reads = out->reconstruct ? rec : rmw;
+	out->writes = fmin((double)n, chunks + p * rows);
+	out->member_bytes = round_up_512((double)size / fmin(chunks, (double)d));
+	if (out->member_bytes > size)
+		out->member_bytes = size;
+	out->phases = out->reads > 0 ? 2 : 1;
+}
+
+void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, uint64_t align,
+		   struct raid_io_shape *out)
+{
+	double chunks = raid_units_spanned(size, align, l->stripe);
+	double c;
+
+	memset(out, 0, sizeof(*out));
+	out->phases = 1;
+	if (op == IO_WRITE && raid_parity_disks(l)) {
+		parity_write_shape(l, size, align, chunks, out);
+		return;
+	}
+	if (op == IO_READ) {
+		c = l->level == RAID_1 ? 1 : fmin(chunks, (double)raid_read_disks(l));
+		out->reads = c;
+	} else if (l->level == RAID_1) {
+		c = 1;
+		out->writes = l->disks;
+	} else if (l->level == RAID_10) {
+		c = fmin(chunks, (double)(l->disks / 2));
+		out->writes = 2 * c;
+	} else {
+		c = fmin(chunks, (double)l->disks);
+		out->writes = c;
+	}
+	out->member_bytes = round_up_512((double)size / c);
+	if (out->member_bytes > size)
+		out->member_bytes = size;
+}
+
+/* --- mean-value analysis --- */
+
+int raid_mva(unsigned groups, const unsigned *count, const double *visit,
+	     const double *const *mu, unsigned jobs, double *throughput)
+{
+	double *p = calloc((size_t)groups * (jobs + 1), sizeof(*p));
+	double x = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (unsigned g = 0; g < groups; g++)
+		p[(size_t)g * (jobs + 1)] = 1;	/* p_g(0 | 0) */
+	for (unsigned n = 1; n <= jobs; n++) {
+		double r = 0;
+
+		for (unsigned g = 0; g < groups; g++) {
+			const double *pg = &p[(size_t)g * (jobs + 1)];
+			double rg = 0;
+
+			for (unsigned j = 1; j <= n; j++)
+				rg += j / mu[g][j - 1] * pg[j - 1];
+			r += count[g] * visit[g] * rg;
+		}
+		x = n / r;
+		for (unsigned g = 0; g < groups; g++) {
+			double *pg = &p[(size_t)g * (jobs + 1)], busy = 0;
+
+			for (unsigned j = n; j >= 1; j--) {	/* in place: p(j|n) from p(j-1|n-1) */
+				pg[j] = visit[g] * x / mu[g][j - 1] * pg[j - 1];
+				busy += pg[j];
+			}
+			pg[0] = busy < 1 ? 1 - busy : 0;
+		}
+	}
+	free(p);
+	BUG_ON(!(x > 0));
+	*throughput = x;
+	return 0;
+}
+
+/* The distinct members (by pointer) and how many of each. */
+static unsigned member_groups(const struct raid_layout *l, const struct raid_member *const *m,
+			      const struct raid_member **kind, unsigned *count)
+{
+	unsigned groups = 0;
+
+	for (unsigned i = 0; i < l->disks; i++) {
+		unsigned g = 0;
+
+		while (g < groups && kind[g] != m[i])
+			g++;
+		if (g == groups) {
+			kind[groups] = m[i];
+			count[groups++] = 0;
+		}
+		count[g]++;
+	}
+	return groups;
+}
+
+/* mu[k-1] of a member serving the shape's mix of reads and writes. */
+static int member_rates(const struct raid_member *m, const struct raid_io_shape *s,
+			unsigned jobs, double *mu, struct errmsg *err)
+{
+	double c = s->reads + s->writes;
+
+	for (unsigned k = 1; k <= jobs; k++) {
+		double r = s->reads > 0 ? m->iops_at(m->ctx, IO_READ, s->member_bytes, k) : 1;
+		double w = s->writes > 0 ? m->iops_at(m->ctx, IO_WRITE, s->member_bytes, k) : 1;
+
+		if (!(r > 0) || !(w > 0))
+			return errmsg_set(err, -EINVAL, "member %s: no random %s rate for %llu-byte IOs",
+					  m->name, r > 0 ? "write" : "read",
+					  (unsigned long long)s->member_bytes);
+		mu[k - 1] = c / (s->reads / r + s->writes / w);
+	}
+	return 0;
+}
+
+/*
+ * Exact MVA of load-independent stations (group g: count[g] stations of
+ * demand d[g] seconds per cycle each) behind a delay of z seconds per cycle.
+ */
+static double mva_fcfs(unsigned groups, const unsigned *count, const double *d, double z,
+		       unsigned jobs)
+{
+	double q[RAID_MAX_DISKS + 1] = { 0 }, x = 0;
+
+	for (unsigned n = 1; n <= jobs; n++) {
+		double r = z;
+
+		for (unsigned g = 0; g < groups; g++)
+			r += count[g] * d[g] * (1 + q[g]);
+		x = n / r;
+		for (unsigned g = 0; g < groups; g++)
+			q[g] = x * d[g] * (1 + q[g]);
+	}
+	return x;
+}
+
+/* The delay z that makes one station of service s behind it deliver mu at k in flight. */
+static double calibrate_delay(double s, double mu, unsigned k)
+{
+	double lo = 0, hi = k / mu;
+
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+		unsigned one = 1;
+
+		if (mva_fcfs(1, &one, &s, mid, k) > mu)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+#define SHARED_PEAK_DEPTH 1024		/* depths searched for a member's peak rate */
+#define SHARED_KNEE 0.9			/* delays are calibrated below this share of the peak */
+
+/*
+ * The shared-latency reading of member m's curve: an FCFS station at the
+ * member's peak rate (*service = 1 / peak) behind a delay that depends on
+ * the IOs in flight, calibrated so that one such member reproduces its own
+ * curve at each doubling depth up to `jobs` where it is below its knee (and
+ * held beyond): *delay is that delay at `jobs`.
+ */
+static int shared_figures(const struct raid_member *m, const struct raid_io_shape *s,
+			  unsigned jobs, double *service, double *delay, struct errmsg *err)
+{
+	unsigned depth = jobs > SHARED_PEAK_DEPTH ? jobs : SHARED_PEAK_DEPTH;
+	double *mu = malloc(depth * sizeof(double)), peak = 0, z = 0;
+	int ret = mu ? member_rates(m, s, depth, mu, err) : errmsg_set(err, -ENOMEM, "out of memory");
+
+	for (unsigned k = 0; !ret && k < depth; k++)
+		peak = mu[k] > peak ? mu[k] : peak;
+	*service = ret ? 0 : 1 / peak;
+	for (unsigned k = 1; !ret && k <= jobs; k = k < jobs && 2 * k > jobs ? jobs : 2 * k) {
+		double zk = mu[k - 1] < SHARED_KNEE * peak ? calibrate_delay(*service, mu[k - 1], k) : 0;
+
+		z = zk > z ? zk : z;
+		if (k == jobs)
+			break;
+	}
+	*delay = z;
+	free(mu);
+	return ret;
+}
+
+/* Member IO throughput with `jobs` member IOs in flight. */
+static int members_throughput(const struct raid_layout *l, const struct raid_member *const *m,
+			      const struct raid_io_shape *s, unsigned jobs, bool shared,
+			      double *x, struct errmsg *err)
+{
+	const struct raid_member *kind[RAID_MAX_DISKS];
+	unsigned count[RAID_MAX_DISKS];
+	double visit[RAID_MAX_DISKS], *mu[RAID_MAX_DISKS] = { NULL }, d[RAID_MAX_DISKS], z = 0;
+	unsigned groups = member_groups(l, m, kind, count);
+	int ret = 0;
+
+	for (unsigned g = 0; g < groups && !ret && shared; g++) {
+		double zg;
+
+		ret = shared_figures(kind[g], s, jobs, &d[g], g ? &zg : &z, err);
+		d[g] /= l->disks;	/* demand per cycle: visited 1/n of the time */
+	}
+	if (shared) {
+		if (!ret)
+			*x = mva_fcfs(groups, count, d, z, jobs);
+		return ret;
+	}
+	for (unsigned g = 0; g < groups && !ret; g++) {
+		visit[g] = 1.0 / l->disks;
+		mu[g] = malloc(jobs * sizeof(double));
+		ret = mu[g] ? member_rates(kind[g], s, jobs, mu[g], err)
+			    : errmsg_set(err, -ENOMEM, "out of memory");
+	}
+	if (!ret)
+		ret = raid_mva(groups, count, visit, (const double *const *)mu, jobs, x);
+	if (ret == -ENOMEM)
+		errmsg_set(err, ret, "out of memory");
+	for (unsigned g = 0; g < groups; g++)
+		free(mu[g]);
+	return ret;
+}
+
+/* Member IO throughput with `jobs` (not whole) member IOs in flight: linear between. */
+static int members_throughput_at(const struct raid_layout *l, const struct raid_member *const *m,
+				 const struct raid_io_shape *s, double jobs, bool shared, double *x,
+				 struct errmsg *err)
+{
+	unsigned lo = jobs < 1 ? 1 : (unsigned)floor(jobs);
+	double frac = jobs - lo, lo_x, hi_x;
+	int ret = members_throughput(l, m, s, lo, shared, &lo_x, err);
+
+	hi_x = lo_x;
+	if (!ret && frac > 1e-9)
+		ret = members_throughput(l, m, s, lo + 1, shared, &hi_x, err);
+	*x = lo_x + (frac > 0 ? frac : 0) * (hi_x - lo_x);
+	return ret;
+}
+
+/* One array IO alone: its phases one after the other, the IOs of a phase in parallel. */
+static double alone_seconds(const struct raid_member *m, const struct raid_io_shape *s)
+{
+	double t = 0;
+
+	if (s->reads > 0)
+		t += 1 / m->iops_at(m->ctx, IO_READ, s->member_bytes, 1);
+	if (s->writes > 0)
+		t += 1 / m->iops_at(m->ctx, IO_WRITE, s->member_bytes, 1);
+	return t;
+}
+
+int raid_random_perf(const struct raid_layout *l, const struct raid_member *const *members,
+		     enum io_op op, uint64_t size, uint64_t align, unsigned qd, bool shared,
+		     struct raid_perf *out, struct errmsg *err)
+{
+	struct raid_io_shape *s = &out->shape;
+	double per_io, x, x1, excess, r;
+	int ret;
+
+	raid_io_shape(l, op, size, align, s);
+	per_io = s->reads + s->writes;
+	ret = members_throughput_at(l, members, s, qd * per_io / s->phases, shared, &x, err);
+	if (!ret)
+		ret = members_throughput_at(l, members, s, per_io / s->phases, shared, &x1, err);
+	if (ret)
+		return ret;
+	/*
+	 * The network routes an array IO's member IOs at random, so alone they
+	 * may share a member; in the array they never do. Take the excess this
+	 * gives at queue depth 1 off the response time at every depth.
+	 */
+	excess = per_io / x1 - alone_seconds(members[0], s);
+	r = qd * per_io / x - (excess > 0 ? excess : 0);
+	out->iops = qd / r;
+	out->mib_s = out->iops * (double)size / (1024.0 * 1024.0);
+	out->mean_lat_s = r;
+	return 0;
+}
+
+/* --- first order --- */
+
+void raid_first_order(const struct raid_layout *l, const struct raid_member *const *members,
+		      double partial_s, struct raid_first_order *out)
+{
+	unsigned factor[2] = { raid_read_disks(l), l->level == RAID_1 ? 1 : raid_data_disks(l) };
+
+	memset(out, 0, sizeof(*out));
+	for (int op = IO_READ; op <= IO_WRITE; op++) {
+		double pen = 0, str = INFINITY;
+
+		for (unsigned i = 0; i < l->disks; i++) {
+			pen = fmax(pen, members[i]->penalty_s[op]);
+			str = fmin(str, members[i]->str_bps[op]);
+		}
+		out->penalty_s[op] = pen;
+		out->str_bps[op] = str > 0 && isfinite(str) ? str * factor[op] : 0;
+	}
+	out->row_bytes = (uint64_t)raid_data_disks(l) * l->stripe;
+	if (!raid_parity_disks(l))
+		return;
+	if (partial_s >= 0)
+		out->partial_s = partial_s;
+	else
+		out->partial_s = out->penalty_s[IO_READ];
+}
+
+double raid_first_order_seconds(const struct raid_first_order *fo, enum io_op op,
+				uint64_t size, uint64_t align)
+{
+	double t = fo->penalty_s[op] + (double)size / fo->str_bps[op];
+
+	if (op == IO_WRITE && fo->partial_s > 0)
+		t += erase_block_expected_merges(size, align ? align : size, (double)fo->row_bytes) *
+		     fo->partial_s;
+	return t;
+}
+
+/* --- the network --- */
+
+double raid_link_payload_bps(double line_bps, unsigned mtu)
+{
+	if (mtu < 576 || mtu > 65535)
+		return 0;
+	return line_bps * (double)(mtu - 20 - 32) / (double)(mtu + 38);
+}
+
+int raid_link_parse(const char *text, double *line_bps)
+{
+	char *end;
+	double v = strtod(text, &end), mult;
+	char unit[8] = "";
+	size_t i;
+
+	if (end == text || !(v > 0) || !isfinite(v) || strlen(end) >= sizeof(unit))
+		return -EINVAL;
+	for (i = 0; end[i]; i++)
+		unit[i] = (char)tolower((unsigned char)end[i]);
+	unit[i] = '\0';
+	mult = unit[0] == 'k' ? 1e3 : unit[0] == 'm' ? 1e6 : unit[0] == 'g' ? 1e9 : 0;
+	if (!mult || (strcmp(unit + 1, "be") && strcmp(unit + 1, "bit") && strcmp(unit + 1, "bit/s")))
+		return -EINVAL;
+	*line_bps = v * mult;
+	return 0;
+}

@@ -1,0 +1,721 @@
+/*
+ * raid.c — the simulated RAID array: a controller that turns each host
+ * request into member requests, hands them to its members (simulated drives
+ * of their own, each with its own state and queue) and completes the host
+ * request when the last of them is done; driven by the virtual clock of
+ * backend/sim.c through the operations of device.h.
+ *
+ * An array operation (struct array_op) is planned once (plan_op) as two
+ * lists of member extents, reads then writes, each merged per member where
+ * contiguous: a host read reads its chunks (a RAID 1/10 read goes to the
+ * mirror whose last request ended nearest, the controller's idea of where
+ * its head is; a read of a failed member reads the rest of the row to
+ * reconstruct it); a parity write writes its data and the row's parity,
+ * and for each row it covers only partly reads first, either the old data
+ * and parity (read-modify-write) or the row's other data chunks
+ * (reconstruct-write), whichever reads fewer chunks that are still there.
+ * With the controller's write-back cache on, a host write completes as soon
+ * as it is in the cache, and the array destages it later as an operation of
+ * its own (contiguous cached writes merged into one, so that sequential
+ * small writes become full rows).
+ *
+ * Invariants:
+ *  1. Member requests are submitted in time order: at the host's submission
+ *     time or at the completion that releases them, never before the latest
+ *     time the array has processed (array->clock).
+ *  2. An operation is in exactly one state at a time (below); `pending`
+ *     counts its member requests in flight in the current phase, and the
+ *     phase ends when it reaches 0.
+ *  3. next_completion() processes member completions in time order up to
+ *     the earliest host completion and returns it; it never processes one
+ *     later than the host completion it returns, so a host that submits at
+ *     that time finds every member at or before it.
+ *  4. dirty <= cache bytes; a host write waits while it does not fit.
+ *  5. No member request goes to a failed member.
+ *  6. Same configuration and seed, same completion times (members are
+ *     seeded seed + i; the controller draws nothing at random).
+ *
+ * States of an array operation, with the function of each transition:
+ *
+ *   host request ── raid_submit() ──▶ (cache on, write) CACHED ─┐ host done
+ *        │                            waiting for room: WAITING ┘ at once
+ *        ▼ start_op()                                            │ destage_more()
+ *     READING ── phase_done() ──▶ WRITING ── phase_done() ──▶ DONE ◀┘ (via start_op)
+ *     (skipped when the plan has no reads)   finish_op(): host completion
+ *                                            pushed, or cache room freed
+ */
+#include "raid.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/heap.h"
+#include "sim/spec.h"
+#include "util/bug.h"
+
+struct extent {
+	unsigned member;
+	uint64_t off;
+	uint64_t len;
+};
+
+struct extent_list {
+	struct extent *e;
+	unsigned len, alloc;
+};
+
+struct array_op;
+
+struct member_io {
+	struct io_request req;		/* first: members hand back &req */
+	struct array_op *op;
+	unsigned member;
+	struct member_io *next_free;
+	struct member_io *next_alloc;	/* every one allocated, for destroy */
+};
+
+struct array_op {
+	struct io_request *host;	/* NULL: a destage of cached writes */
+	uint64_t offset, length;
+	enum io_op op;
+	unsigned phase;			/* 0 reads, 1 writes */
+	unsigned pending;
+	int error;
+	struct extent_list list[2];	/* reads, writes */
+	struct array_op *next;		/* free list, or the destage queue */
+	struct array_op *next_alloc;	/* every one allocated, for destroy */
+};
+
+struct raid_array {
+	struct sim_device dev;
+	struct raid_sim_config cfg;
+	struct raid_layout layout;
+	unsigned n, data, parity;
+	struct sim_device **member;
+	uint64_t *last_end;		/* where the last request to each member ended */
+	unsigned *inflight;
+	uint64_t *next;			/* each member's next completion, when !stale[m] */
+	bool *stale;			/* submitted to or completed from since asked */
+	uint64_t clock;
+	uint64_t controller_ns;
+	struct req_heap done;		/* host completions */
+	struct array_op *free_ops, *all_ops;
+	struct member_io *free_ios, *all_ios;
+	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
+	unsigned destaging;
+	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
+	uint64_t cache_bytes, dirty;
+	unsigned *last_idx;		/* plan_op: last extent of each member, per list */
+	struct sim_counters count;	/* host side and the controller's cache */
+};
+
+static struct raid_array *to_array(struct sim_device *d)
+{
+	return (struct raid_array *)d;
+}
+
+/* --- planning --- */
+
+static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
+		      uint64_t off, uint64_t len)
+{
+	unsigned *last = &a->last_idx[list * a->n + m];
+
+	if (*last != UINT32_MAX && l->e[*last].off + l->e[*last].len == off) {
+		l->e[*last].len += len;
+		return 0;
+	}
+	if (l->len == l->alloc) {
+		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
+		struct extent *e = realloc(l->e, alloc * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		l->e = e;
+		l->alloc = alloc;
+	}
+	*last = l->len;
+	l->e[l->len++] = (struct extent){ m, off, len };
+	return 0;
+}
+
+static bool failed(const struct raid_array *a, unsigned m)
+{
+	return m < a->cfg.failed;
+}
+
+/* The surviving mirror whose last request ended nearest `off`. */
+static unsigned nearest(const struct raid_array *a, unsigned first, unsigned count, uint64_t off)
+{
+	unsigned best = UINT32_MAX;
+	uint64_t best_d = UINT64_MAX;
+
+	for (unsigned m = first; m < first + count; m++) {
+		uint64_t d = a->last_end[m] > off ? a->last_end[m] - off : off - a->last_end[m];
+
+		if (failed(a, m))
+			continue;
+		if (d < best_d || (d == best_d && a->inflight[m] < a->inflight[best])) {
+			best = m;
+			best_d = d;
+		}
+	}
+	BUG_ON(best == UINT32_MAX);
+	return best;
+}
+
+/* Parity member k (0: P, 1: Q) and data member i of row r. */
+static unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
+{
+	return (unsigned)((a->n - 1 - row % a->n + k) % a->n);
+}
+
+static unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
+{
+	return (parity_member(a, row, 0) + a->parity + i) % a->n;
+}
+
+/* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
+static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
+			     uint64_t in, uint64_t len)
+{
+	unsigned m = data_member(a, row, i), got = 0;
+	uint64_t moff = row * a->cfg.stripe + in;
+	int ret = 0;
+
+	if (!failed(a, m)) {
+		unsigned last = a->last_idx[m];
+		struct extent *e = last != UINT32_MAX ? &op->list[0].e[last] : NULL;
+
+		/* read through the parity chunks between two of this member's data chunks */
+		if (e && in == 0 && moff > e->off + e->len &&
+		    moff - (e->off + e->len) <= a->parity * a->cfg.stripe) {
+			e->len = moff + len - e->off;
+			return 0;
+		}
+		return extent_add(a, &op->list[0], 0, m, moff, len);
+	}
+	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
+		unsigned o = (m + 1 + k) % a->n;
+
+		if (o != m && !failed(a, o)) {
+			ret = extent_add(a, &op->list[0], 0, o, moff, len);
+			got++;
+		}
+	}
+	return ret;
+}
+
+/* The pieces of [op->offset, +length): chunk c, offset in chunk, length; calls fn for each. */
+typedef int (*piece_fn)(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
+			uint64_t len);
+
+static int for_each_piece(struct raid_array *a, struct array_op *op, piece_fn fn)
+{
+	uint64_t pos = op->offset, end = op->offset + op->length;
+	int ret = 0;
+
+	while (pos < end && !ret) {
+		uint64_t chunk = pos / a->cfg.stripe, in = pos % a->cfg.stripe;
+		uint64_t len = a->cfg.stripe - in < end - pos ? a->cfg.stripe - in : end - pos;
+
+		ret = fn(a, op, chunk, in, len);
+		pos += len;
+	}
+	return ret;
+}
+
+static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
+		       uint64_t len)
+{
+	unsigned pairs = a->n / 2;
+
+	if (a->layout.level == RAID_0)
+		return extent_add(a, &op->list[op->op], op->op, (unsigned)(chunk % a->n),
+				  chunk / a->n * a->cfg.stripe + in, len);
+	if (a->layout.level == RAID_10) {
+		unsigned p = (unsigned)(chunk % pairs);
+		uint64_t moff = chunk / pairs * a->cfg.stripe + in;
+		int ret = 0;
+
+		if (op->op == IO_READ)
+			return extent_add(a, &op->list[0], 0, nearest(a, 2 * p, 2, moff), moff, len);
+		for (unsigned m = 2 * p; m < 2 * p + 2 && !ret; m++)
+			if (!failed(a, m))
+				ret = extent_add(a, &op->list[1], 1, m, moff, len);
+		return ret;
+	}
+	/* RAID 5/6 reads */
+	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
+}
+
+/* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
+static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
+			    uint64_t lo, uint64_t hi)
+{
+	uint64_t s = a->cfg.stripe, base = row * s;
+	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
+	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
+	unsigned touched = last - first + 1, rmw = 0, rec = 0;
+	bool full = lo == 0 && hi == a->data * s, use_rmw;
+	int ret = 0;
+
+	for (unsigned i = 0; i < a->data; i++) {
+		bool t = i >= first && i <= last, gone = failed(a, data_member(a, row, i));
+
+		rmw += t && gone;	/* reads that cannot be done */
+		rec += !t && gone;
+	}
+	for (unsigned k = 0; k < a->parity; k++)
+		rmw += failed(a, parity_member(a, row, k));
+	use_rmw = rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
+	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
+		unsigned m = data_member(a, row, i);
+		bool t = i >= first && i <= last;
+
+		if (!failed(a, m) && t == use_rmw)
+			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
+	}
+	for (unsigned k = 0; k < a->parity && !ret; k++) {
+		unsigned m = parity_member(a, row, k);
+
+		if (!failed(a, m) && !full && use_rmw)
+			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
+		if (!failed(a, m) && !ret)
+			ret = extent_add(a, &op->list[1], 1, m, base + plo, phi - plo);
+	}
+	for (unsigned i = first; i <= last && !ret; i++) {
+		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
+		unsigned m = data_member(a, row, i);
+
+		if (!failed(a, m))
+			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
+	}
+	return ret;
+}
+
+static int plan_parity_write(struct raid_array *a, struct array_op *op)
+{
+	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
+	uint64_t pos = op->offset, end = op->offset + op->length;
+	int ret = 0;
+
+	while (pos < end && !ret) {
+		uint64_t row = pos / rowb, lo = pos % rowb;
+		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
+
+		ret = parity_write_row(a, op, row, lo, hi);
+		pos = row * rowb + hi;
+	}
+	return ret;
+}
+
+static int plan_op(struct raid_array *a, struct array_op *op)
+{
+	int ret = 0;
+
+	op->list[0].len = op->list[1].len = 0;
+	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
+	if (a->layout.level == RAID_1) {
+		if (op->op == IO_READ)
+			return extent_add(a, &op->list[0], 0, nearest(a, 0, a->n, op->offset),
+					  op->offset, op->length);
+		for (unsigned m = 0; m < a->n && !ret; m++)
+			if (!failed(a, m))
+				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
+		return ret;
+	}
+	if (op->op == IO_WRITE && a->parity)
+		return plan_parity_write(a, op);
+	return for_each_piece(a, op, plain_piece);
+}
+
+/* --- running --- */
+
+static struct array_op *op_get(struct raid_array *a)
+{
+	struct array_op *op = a->free_ops;
+
+	if (op) {
+		a->free_ops = op->next;
+		return op;
+	}
+	op = calloc(1, sizeof(*op));
+	if (op) {
+		op->next_alloc = a->all_ops;
+		a->all_ops = op;
+	}
+	return op;
+}
+
+static void op_put(struct raid_array *a, struct array_op *op)
+{
+	op->next = a->free_ops;
+	a->free_ops = op;
+}
+
+static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	const struct extent_list *l = &op->list[op->phase];
+
+	op->pending = l->len;
+	for (unsigned i = 0; i < l->len; i++) {
+		struct member_io *io = a->free_ios;
+		int ret;
+
+		if (io) {
+			a->free_ios = io->next_free;
+		} else {
+			io = calloc(1, sizeof(*io));
+			if (!io)
+				return -ENOMEM;
+			io->next_alloc = a->all_ios;
+			a->all_ios = io;
+		}
+		io->op = op;
+		io->member = l->e[i].member;
+		io->req = (struct io_request){ .offset = l->e[i].off, .length = (uint32_t)l->e[i].len,
+					       .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+		BUG_ON(failed(a, io->member) || l->e[i].len > UINT32_MAX);
+		a->last_end[io->member] = l->e[i].off + l->e[i].len;
+		a->inflight[io->member]++;
+		a->stale[io->member] = true;
+		ret = a->member[io->member]->ops->submit(a->member[io->member], &io->req, t);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t);
+
+/* Plan `op` and start its first phase at t. */
+static int start_op(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret = plan_op(a, op);
+
+	if (ret)
+		return ret;
+	op->phase = op->list[0].len ? 0 : 1;
+	op->error = 0;
+	if (!op->list[op->phase].len)
+		return finish_op(a, op, t);	/* nothing survives to do it: complete */
+	return submit_phase(a, op, t);
+}
+
+static int destage_more(struct raid_array *a, uint64_t t)
+{
+	while (a->destage_head && a->destaging < a->cfg.destage_depth) {
+		struct array_op *op = a->destage_head;
+		int ret;
+
+		a->destage_head = op->next;
+		/* merge the contiguous writes queued behind it (sequential small writes → rows) */
+		while (a->destage_head && a->destage_head->offset == op->offset + op->length &&
+		       op->length + a->destage_head->length <= (64ULL << 20)) {
+			struct array_op *next = a->destage_head;
+
+			op->length += next->length;
+			a->destage_head = next->next;
+			op_put(a, next);
+		}
+		a->destaging++;
+		ret = start_op(a, op, t);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Take host write `op` into the cache at t: it completes now, a destage follows. */
+static int cache_put(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	a->dirty += op->length;
+	op->host->result = (int64_t)op->length;
+	if (req_heap_push(&a->done, t + a->controller_ns, op->host))
+		return -ENOMEM;
+	op->host = NULL;
+	op->next = NULL;
+	if (a->destage_tail && a->destage_head)
+		a->destage_tail->next = op;
+	else
+		a->destage_head = op;
+	a->destage_tail = op;
+	return destage_more(a, t);
+}
+
+static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret = 0;
+
+	if (op->host) {
+		op->host->result = op->error ? op->error : (int64_t)op->length;
+		ret = req_heap_push(&a->done, t + a->controller_ns, op->host);
+		op_put(a, op);
+		return ret;
+	}
+	BUG_ON(a->dirty < op->length || !a->destaging);
+	a->dirty -= op->length;
+	a->destaging--;
+	op_put(a, op);
+	while (!ret && a->wait_head && a->dirty + a->wait_head->length <= a->cache_bytes) {
+		struct array_op *w = a->wait_head;
+
+		a->wait_head = w->next;
+		ret = cache_put(a, w, t);
+	}
+	return ret ? ret : destage_more(a, t);
+}
+
+static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
+{
+	struct array_op *op = io->op;
+
+	if (io->req.result < 0)
+		op->error = (int)io->req.result;
+	a->inflight[io->member]--;
+	io->next_free = a->free_ios;
+	a->free_ios = io;
+	BUG_ON(!op->pending);
+	if (--op->pending)
+		return 0;
+	if (op->phase == 0 && op->list[1].len) {
+		op->phase = 1;
+		return submit_phase(a, op, t);
+	}
+	return finish_op(a, op, t);
+}
+
+static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t now)
+{
+	struct raid_array *a = to_array(d);
+	struct array_op *op = op_get(a);
+	uint64_t t = now > a->clock ? now : a->clock;
+
+	if (!op)
+		return -ENOMEM;
+	a->clock = t;
+	*op = (struct array_op){ .host = req, .offset = req->offset, .length = req->length,
+				 .op = req->op, .list = { op->list[0], op->list[1] },
+				 .next_alloc = op->next_alloc };
+	if (req->op == IO_READ)
+		a->count.host_read_bytes += req->length;
+	else
+		a->count.host_write_bytes += req->length;
+	if (req->op == IO_WRITE && a->cfg.controller_cache) {
+		if (a->dirty + op->length <= a->cache_bytes && !a->wait_head)
+			return cache_put(a, op, t);
+		if (op->length > a->cache_bytes)	/* larger than the cache: straight through */
+			return start_op(a, op, t);
+		op->next = NULL;
+		if (a->wait_head)
+			a->wait_tail->next = op;
+		else
+			a->wait_head = op;
+		a->wait_tail = op;
+		return 0;
+	}
+	return start_op(a, op, t);
+}
+
+/* Process every member completion due at t. */
+/* Member m's next completion, asked again only when something changed. */
+static uint64_t member_next(struct raid_array *a, unsigned m)
+{
+	if (a->stale[m]) {
+		a->next[m] = a->member[m]->ops->next_completion(a->member[m]);
+		a->stale[m] = false;
+	}
+	return a->next[m];
+}
+
+static int members_at(struct raid_array *a, uint64_t t)
+{
+	struct io_request *out[64];
+
+	a->clock = t;
+	for (unsigned m = 0; m < a->n; m++) {
+		struct sim_device *md = a->member[m];
+		unsigned got;
+
+		if (member_next(a, m) > t)
+			continue;
+		a->stale[m] = true;
+		while (md->ops->next_completion(md) <= t &&
+		       (got = md->ops->complete(md, t, out, 64)) > 0)
+			for (unsigned i = 0; i < got; i++) {
+				int ret = member_done(a, (struct member_io *)out[i], t);
+
+				if (ret)
+					return ret;
+			}
+	}
+	return 0;
+}
+
+static uint64_t raid_next_completion(struct sim_device *d)
+{
+	struct raid_array *a = to_array(d);
+
+	for (;;) {
+		uint64_t t_mem = UINT64_MAX, t_done = req_heap_min(&a->done);
+
+		for (unsigned m = 0; m < a->n; m++) {
+			uint64_t t = member_next(a, m);
+
+			t_mem = t < t_mem ? t : t_mem;
+		}
+		if (t_done <= t_mem)
+			return t_done;
+		if (members_at(a, t_mem))
+			return t_mem;	/* out of memory: the next complete() reports nothing new */
+	}
+}
+
+static unsigned raid_complete(struct sim_device *d, uint64_t now, struct io_request **out,
+			      unsigned max)
+{
+	struct raid_array *a = to_array(d);
+	unsigned n = 0;
+
+	while (n < max && req_heap_min(&a->done) <= now) {
+		uint64_t t = req_heap_min(&a->done);
+		struct io_request *req = req_heap_pop(&a->done);
+
+		req->complete_ns = t;
+		out[n++] = req;
+	}
+	return n;
+}
+
+static unsigned raid_member_counters(const struct sim_device *d, struct sim_counters *out,
+				     unsigned max)
+{
+	const struct raid_array *a = (const struct raid_array *)d;
+
+	for (unsigned m = 0; m < a->n && m < max; m++)
+		a->member[m]->ops->counters(a->member[m], &out[m]);
+	return a->n;
+}
+
+/* The host's bytes; the media work and events of all members added up. */
+static void raid_counters(const struct sim_device *d, struct sim_counters *c)
+{
+	const struct raid_array *a = (const struct raid_array *)d;
+
+	*c = a->count;
+	for (unsigned m = 0; m < a->n; m++) {
+		struct sim_counters mc;
+
+		a->member[m]->ops->counters(a->member[m], &mc);
+		c->media_read_bytes += mc.media_read_bytes;
+		c->media_write_bytes += mc.media_write_bytes;
+		c->erases += mc.erases;
+		c->merges += mc.merges;
+		c->gc_page_moves += mc.gc_page_moves;
+		c->cache_hits += mc.cache_hits;
+		c->seeks += mc.seeks;
+	}
+}
+
+static void raid_destroy(struct sim_device *d)
+{
+	struct raid_array *a = to_array(d);
+
+	for (unsigned m = 0; m < a->n; m++)
+		if (a->member[m])
+			a->member[m]->ops->destroy(a->member[m]);
+	while (a->all_ops) {
+		struct array_op *next = a->all_ops->next_alloc;
+
+		free(a->all_ops->list[0].e);
+		free(a->all_ops->list[1].e);
+		free(a->all_ops);
+		a->all_ops = next;
+	}
+	while (a->all_ios) {
+		struct member_io *next = a->all_ios->next_alloc;
+
+		free(a->all_ios);
+		a->all_ios = next;
+	}
+	req_heap_release(&a->done);
+	free(a->member);
+	free(a->last_end);
+	free(a->inflight);
+	free(a->next);
+	free(a->stale);
+	free(a->last_idx);
+	free(a);
+}
+
+static const struct sim_device_ops raid_ops = {
+	.submit = raid_submit,
+	.next_completion = raid_next_completion,
+	.complete = raid_complete,
+	.counters = raid_counters,
+	.member_counters = raid_member_counters,
+	.destroy = raid_destroy,
+};
+
+static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err)
+{
+	char text[160];
+	uint64_t smallest = UINT64_MAX;
+
+	raid_sim_member_spec(&a->cfg, text, sizeof(text));
+	for (unsigned m = 0; m < a->n; m++) {
+		struct sim_spec spec;
+		int ret = sim_spec_parse(&spec, text, err);
+
+		if (!ret) {
+			ret = sim_spec_create(&spec, seed + m, &a->member[m], err);
+			sim_spec_release(&spec);
+		}
+		if (ret)
+			return ret;
+		if (a->member[m]->capacity < smallest)
+			smallest = a->member[m]->capacity;
+	}
+	a->dev.capacity = raid_capacity(&a->layout, smallest);
+	return 0;
+}
+
+int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_device **out,
+		    struct errmsg *err)
+{
+	struct raid_array *a = calloc(1, sizeof(*a));
+	int ret;
+
+	if (!a)
+		return errmsg_set(err, -ENOMEM, "out of memory for the array");
+	a->dev = (struct sim_device){ &raid_ops, 0, 512 };
+	a->cfg = *c;
+	a->layout = raid_sim_layout(c);
+	a->n = (unsigned)c->disks;
+	a->data = raid_data_disks(&a->layout);
+	a->parity = raid_parity_disks(&a->layout);
+	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
+	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
+	req_heap_init(&a->done);
+	a->member = calloc(a->n, sizeof(*a->member));
+	a->last_end = calloc(a->n, sizeof(*a->last_end));
+	a->inflight = calloc(a->n, sizeof(*a->inflight));
+	a->last_idx = calloc(2 * a->n, sizeof(*a->last_idx));
+	a->next = calloc(a->n, sizeof(*a->next));
+	a->stale = malloc(a->n * sizeof(*a->stale));
+	if (a->stale)
+		memset(a->stale, 1, a->n * sizeof(*a->stale));
+	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next || !a->stale)
+		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
+	else
+		ret = build_members(a, seed, err);
+	if (ret) {
+		raid_destroy(&a->dev);
+		return ret;
+	}
+	*out = &a->dev;
+	return 0;
+}

@@ -1,0 +1,262 @@
+/*
+ * test_raid.c — the array planner (model/raid.h): the seeds' failure odds
+ * and partial-stripe derivation to the digits they print, the layout checks,
+ * the member IOs of each level, mean-value analysis against closed forms,
+ * and the link's framing overhead.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/raid.h"
+
+static struct check_state st;
+
+static void check_printed(const char *fmt, double v, const char *want, const char *what)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	CHECK(&st, !strcmp(buf, want), "%s: %s, expected %s", what, buf, want);
+}
+
+static double loss_percent(enum raid_level level, unsigned n, double f)
+{
+	struct raid_layout l = { level, n, 65536 };
+
+	return 100 * raid_annual_loss(&l, f);
+}
+
+static void test_seed_afr(void)
+{
+	check_printed("%.2f", loss_percent(RAID_1, 2, 0.05), "0.25", "RAID 1");
+	check_printed("%.2f", loss_percent(RAID_0, 4, 0.05), "18.55", "RAID 0 n=4");
+	check_printed("%.3f", loss_percent(RAID_10, 4, 0.05), "0.499", "RAID 10 n=4");
+	check_printed("%.3f", loss_percent(RAID_10, 6, 0.05), "0.748", "RAID 10 n=6");
+	check_printed("%.2f", loss_percent(RAID_5, 4, 0.05), "1.40", "RAID 5 n=4");
+	check_printed("%.2f", loss_percent(RAID_5, 6, 0.05), "3.28", "RAID 5 n=6");
+	/* RAID 6: three or more of n; by hand for n = 4 */
+	CHECK(&st, fabs(loss_percent(RAID_6, 4, 0.05) -
+			100 * (4 * pow(0.05, 3) * 0.95 + pow(0.05, 4))) < 1e-12, "RAID 6 n=4");
+	CHECK(&st, loss_percent(RAID_6, 6, 0.05) < loss_percent(RAID_5, 6, 0.05), "RAID 6 < 5");
+}
+
+static void test_seed_partial_stripe(void)
+{
+	double p = raid_partial_penalty(62.5e-3, 17.5e-3);
+	double large = raid_large_write_latency(17.5e-3, p);
+	double str = raid_str_from_iops(512ULL << 20, 0.31, large);
+
+	check_printed("%.1f", p * 1e3, "45.0", "partial-stripe penalty ms");
+	check_printed("%.1f", large * 1e3, "107.5", "large write ms");
+	check_printed("%.1f", str / 1048576, "164.2", "buffered write STR MiB/s");
+}
+
+static void test_reliability(void)
+{
+	struct raid_layout l = { RAID_5, 4, 65536 };
+	struct raid_reliability_in in = { 0.05, 24 * 3600.0, 1e12, 1e-14, 5 };
+	struct raid_reliability r;
+	double mttf = 8760 / 0.05, pu = 1 - exp(-8e12 * 3 * 1e-14);
+
+	raid_reliability(&l, &in, &r);
+	CHECK(&st, fabs(r.p_ure - pu) < 1e-12, "p_ure %g, expected %g", r.p_ure, pu);
+	CHECK(&st, fabs(r.mttdl_no_ure_h - mttf * mttf / (4 * 3 * 24)) < 1e-6 * r.mttdl_no_ure_h,
+	      "RAID 5 MTTDL without URE %g", r.mttdl_no_ure_h);
+	CHECK(&st, fabs(r.mttdl_h - mttf / (4 * (3 * 24 / mttf + pu))) < 1e-6 * r.mttdl_h,
+	      "RAID 5 MTTDL %g", r.mttdl_h);
+	CHECK(&st, fabs(r.loss_over_years - (1 - exp(-5 * 8760 / r.mttdl_h))) < 1e-12, "5 years");
+	l = (struct raid_layout){ RAID_6, 6, 65536 };
+	in.member_bytes = 0;
+	raid_reliability(&l, &in, &r);
+	CHECK(&st, fabs(r.mttdl_h - pow(mttf, 3) / (6 * 5 * 4 * 24.0 * 24)) < 1e-6 * r.mttdl_h,
+	      "RAID 6 MTTDL %g", r.mttdl_h);
+	l = (struct raid_layout){ RAID_1, 2, 65536 };
+	raid_reliability(&l, &in, &r);
+	CHECK(&st, fabs(r.mttdl_h - mttf * mttf / (2 * 24)) < 1e-6 * r.mttdl_h, "RAID 1 MTTDL");
+}
+
+static void test_layout(void)
+{
+	struct raid_layout bad[] = {
+		{ RAID_5, 2, 65536 }, { RAID_10, 6 - 1, 65536 }, { RAID_6, 3, 65536 },
+		{ RAID_0, 2, 1000 }, { RAID_0, 2, 0 }, { RAID_1, 1, 4096 },
+	};
+	struct raid_layout good = { RAID_10, 6, 65536 };
+	struct errmsg err;
+	enum raid_level lv;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(&st, raid_layout_check(&bad[i], &err) && !strncmp(err.text, "--", 2),
+		      "bad layout %zu accepted", i);
+	CHECK(&st, !raid_layout_check(&good, &err), "%s", err.text);
+	CHECK(&st, raid_capacity(&good, 1000000) == 3 * (1000000 / 65536 * 65536), "capacity");
+	CHECK(&st, !raid_level_parse("raid10", &lv) && lv == RAID_10, "raid10");
+	CHECK(&st, raid_level_parse("7", &lv), "level 7 accepted");
+}
+
+/* Units spanned against enumeration of the offsets. */
+static void test_spanned(void)
+{
+	static const uint64_t sizes[] = { 512, 4096, 65536, 70000 / 512 * 512, 1 << 20, 3 << 20 };
+	static const uint64_t aligns[] = { 512, 4096, 65536 };
+
+	for (size_t i = 0; i < 6; i++)
+		for (size_t a = 0; a < 3; a++) {
+			uint64_t unit = 3 * 65536, n = 0, sum = 0;
+
+			for (uint64_t o = 0; o < 64 * unit; o += aligns[a], n++)
+				sum += (o + sizes[i] - 1) / unit - o / unit + 1;
+			CHECK(&st, fabs(raid_units_spanned(sizes[i], aligns[a], unit) - (double)sum / n)
+				   < 1e-9, "spanned %llu/%llu: %g vs %g", (unsigned long long)sizes[i],
+			      (unsigned long long)aligns[a],
+			      raid_units_spanned(sizes[i], aligns[a], unit), (double)sum / n);
+		}
+}
+
+static void test_mva(void)
+{
+	double mu[64], x;
+	const double *rates[2] = { mu, mu };
+	unsigned one = 1, two = 2;
+	double v1 = 1, v2 = 0.5;
+
+	for (int k = 0; k < 64; k++)
+		mu[k] = 100;
+	CHECK(&st, !raid_mva(1, &one, &v1, rates, 10, &x) && fabs(x - 100) < 1e-9, "one: %g", x);
+	/* balanced network of K stations: X = N / (D (N + K - 1)), D = 1 / (K mu) */
+	for (unsigned n = 1; n <= 40; n += 13) {
+		CHECK(&st, !raid_mva(1, &two, &v2, rates, n, &x) &&
+			   fabs(x - n * 200.0 / (n + 1)) < 1e-9 * x, "two, %u jobs: %g", n, x);
+	}
+	/* two groups of one station each: the same network */
+	{
+		unsigned c[2] = { 1, 1 };
+		double v[2] = { 0.5, 0.5 };
+
+		CHECK(&st, !raid_mva(2, c, v, rates, 9, &x) && fabs(x - 9 * 200.0 / 10) < 1e-9 * x,
+		      "two groups: %g", x);
+	}
+	/* a station whose rate is k * mu is a delay: X = N mu */
+	for (int k = 0; k < 64; k++)
+		mu[k] = 100.0 * (k + 1);
+	CHECK(&st, !raid_mva(1, &two, &v2, rates, 20, &x) && fabs(x - 2000) < 1e-6, "delay %g", x);
+}
+
+static double flat_iops(const void *ctx, enum io_op op, uint64_t size, unsigned depth)
+{
+	(void)ctx; (void)size; (void)depth;
+	return op == IO_READ ? 100 : 50;
+}
+
+static void test_random_perf(void)
+{
+	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL };
+	const struct raid_member *ms[8] = { &m, &m, &m, &m, &m, &m, &m, &m };
+	struct raid_layout r0 = { RAID_0, 3, 65536 }, r5 = { RAID_5, 4, 65536 };
+	struct raid_layout r5x3 = { RAID_5, 3, 65536 }, r6 = { RAID_6, 6, 65536 };
+	struct raid_perf p;
+	struct raid_first_order fo;
+	struct errmsg err;
+
+	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1, false, &p, &err) &&
+		   fabs(p.iops - 100) < 1e-9, "RAID 0 QD1 %g", p.iops);
+	CHECK(&st, !raid_random_perf(&r0, ms, IO_READ, 4096, 0, 1000, false, &p, &err) &&
+		   p.iops > 295 && p.iops < 300, "RAID 0 QD1000 %g", p.iops);
+	/* RAID 5 small write: RMW, 2 reads + 2 writes; saturates at 4 members / 4 IOs */
+	CHECK(&st, !raid_random_perf(&r5, ms, IO_WRITE, 4096, 0, 1000, false, &p, &err) &&
+		   !p.shape.reconstruct && p.shape.reads == 2 && p.shape.writes == 2 &&
+		   p.iops > 0.98 * 4 / (2 / 100.0 + 2 / 50.0) && p.iops < 4 / (2 / 100.0 + 2 / 50.0),
+	      "RAID 5 write sat %g", p.iops);
+	CHECK(&st, !raid_random_perf(&r5x3, ms, IO_WRITE, 4096, 0, 1, false, &p, &err) &&
+		   p.shape.reconstruct && p.shape.reads == 1 && p.shape.writes == 2,
+	      "3-disk RAID 5: reconstruct-write");
+	raid_io_shape(&r6, IO_WRITE, 4096, 0, &p.shape);
+	CHECK(&st, p.shape.reads == 3 && p.shape.writes == 3, "RAID 6 RMW");
+	/* a full-row write needs no reads */
+	raid_io_shape(&r5, IO_WRITE, 3 * 65536, 3 * 65536, &p.shape);
+	CHECK(&st, p.shape.reads == 0 && p.shape.writes == 4 && p.shape.phases == 1, "full row");
+	raid_first_order(&r5, ms, 45e-3, &fo);
+	CHECK(&st, fo.str_bps[IO_WRITE] == 300e6 && fo.str_bps[IO_READ] == 300e6, "STR");
+	/* 512 MiB at 4 KiB offsets: a partial row at each end, but for the few aligned ones */
+	raid_io_shape(&r5, IO_WRITE, 512 << 20, 4096, &p.shape);
+	CHECK(&st, p.shape.partial_rows > 1.95 && p.shape.partial_rows < 2, "%g partial rows",
+	      p.shape.partial_rows);
+	CHECK(&st, fabs(raid_first_order_seconds(&fo, IO_WRITE, 512 << 20, 4096) -
+			(0.02 + p.shape.partial_rows * 45e-3 + (512 << 20) / 300e6)) < 1e-9,
+	      "large write: a penalty at each end");
+}
+
+/*
+ * A member that is a delay in front of a 20 us FCFS station (exact MVA):
+ * 100 us, or with ctx set a delay growing by 10 % per IO in flight up to 8.
+ */
+static double split_iops(const void *ctx, enum io_op op, uint64_t size, unsigned depth)
+{
+	double q = 0, x = 0, z = 100e-6 * (ctx ? 1 + 0.1 * ((depth < 8 ? depth : 8) - 1) : 1);
+
+	(void)op; (void)size;
+	for (unsigned n = 1; n <= depth; n++) {
+		x = n / (z + 20e-6 * (1 + q));
+		q = x * 20e-6 * (1 + q);
+	}
+	return x;
+}
+
+static void test_shared_latency(void)
+{
+	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL };
+	const struct raid_member *ms[4] = { &m, &m, &m, &m };
+	struct raid_layout one = { RAID_0, 1, 65536 }, three = { RAID_0, 3, 65536 };
+	struct raid_perf p, q;
+	struct errmsg err;
+
+	/* one member: both readings give its own curve back */
+	for (unsigned qd = 1; qd <= 64; qd *= 4) {
+		CHECK(&st, !raid_random_perf(&one, ms, IO_READ, 4096, 0, qd, true, &p, &err) &&
+			   fabs(p.iops / split_iops(NULL, IO_READ, 4096, qd) - 1) < 1e-3,
+		      "shared, one member, QD%u: %g vs %g", qd, p.iops, split_iops(NULL, IO_READ, 4096, qd));
+		CHECK(&st, !raid_random_perf(&one, ms, IO_READ, 4096, 0, qd, false, &q, &err) &&
+			   fabs(q.iops / split_iops(NULL, IO_READ, 4096, qd) - 1) < 1e-9, "member, one");
+	}
+	/* a constant delay is the same whether each member has it or all share it */
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, true, &p, &err) &&
+		   !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, false, &q, &err) &&
+		   fabs(p.iops / q.iops - 1) < 1e-3, "QD8: shared %g, member stations %g", p.iops, q.iops);
+	/* a delay growing with depth: shared, the array keeps it; per member, it spreads */
+	m.ctx = &m;
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, true, &p, &err) &&
+		   !raid_random_perf(&three, ms, IO_READ, 4096, 0, 8, false, &q, &err) &&
+		   p.iops < 0.95 * q.iops && p.iops > split_iops(&m, IO_READ, 4096, 8),
+	      "growing delay, QD8: shared %g, member stations %g", p.iops, q.iops);
+	m.ctx = NULL;
+	CHECK(&st, !raid_random_perf(&three, ms, IO_READ, 4096, 0, 1000, true, &p, &err) &&
+		   p.iops > 0.97 * 3 / 20e-6 && p.iops < 3 / 20e-6, "QD1000: %g", p.iops);
+}
+
+static void test_link(void)
+{
+	double bps;
+
+	CHECK(&st, !raid_link_parse("1gbe", &bps) && bps == 1e9, "1gbe");
+	CHECK(&st, !raid_link_parse("2.5Gbit", &bps) && bps == 2.5e9, "2.5gbit");
+	CHECK(&st, raid_link_parse("fast", &bps) && raid_link_parse("1gb", &bps), "bad links");
+	check_printed("%.2f", raid_link_payload_bps(1e9, 1500) / 1e6, "941.48", "1GbE, MTU 1500");
+	check_printed("%.2f", raid_link_payload_bps(1e9, 9000) / 1e6, "990.04", "1GbE, MTU 9000");
+	CHECK(&st, raid_link_payload_bps(1e9, 100) == 0, "MTU 100");
+}
+
+int main(void)
+{
+	test_seed_afr();
+	test_seed_partial_stripe();
+	test_reliability();
+	test_layout();
+	test_spanned();
+	test_mva();
+	test_random_perf();
+	test_shared_latency();
+	test_link();
+	return check_exit(&st, "test_raid");
+}
