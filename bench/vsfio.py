@@ -378,7 +378,50 @@ def cmd_report(args):
                    g("uring-qd1", "fio", "lat_mean_us"), 0.10)
     goal("4b io_uring 4k randread QD1: mean latency within 10% of fio", ok, r, [0.9, 1.1],
          "uring-qd1", "lat_mean_us")
+    file_goals(recs, goal, g)
     print(f"{sum(goals)} of {len(goals)} goals met")
+
+
+FILE_ENGINES = ("io_uring", "libaio")
+FILE_DEPTHS = (1, 8, 32)
+
+
+def best_fio(recs, case, key, pick):
+    """(tool, median) of the fio variant with the best median (pick: max or min)."""
+    meds = [(med(recs, case, t, key), t) for t in ("fio", "fio-best")]
+    meds = [(m, t) for m, t in meds if m is not None]
+    if not meds:
+        return None, None
+    m, t = pick(meds)
+    return t, m
+
+
+def file_goals(recs, goal, g):
+    """Goal 5: on the file, iomodel >= the better fio in IOPS, <= the better in p50."""
+    cases = [(e, q, f"file-{e}-qd{q}") for e in FILE_ENGINES for q in FILE_DEPTHS]
+    cases = [c for c in cases if values(recs, c[2], "iomodel", "iops")]
+    if not cases:
+        return
+    print()
+    print("file cases, iomodel / the better fio variant (fio defaults or fio-best) per point:")
+    print(f"{'engine':<10}{'QD':>4}{'IOPS ratio':>12}{'vs':>10}{'p50 ratio':>12}{'vs':>10}"
+          f"{'iomodel IOPS':>14}{'fio IOPS':>10}{'fio-best':>10}")
+    rows = []
+    for engine, qd, case in cases:
+        ti, fi = best_fio(recs, case, "iops", max)
+        tp, fp = best_fio(recs, case, "p50_us", min)
+        ri = ratio(g(case, "iomodel", "iops"), fi)
+        rp = ratio(g(case, "iomodel", "p50_us"), fp)
+        rows.append((engine, qd, case, ti, ri, tp, rp))
+        print(f"{engine:<10}{qd:>4}{fmt_ratio(ri):>12}{ti or '-':>10}{fmt_ratio(rp):>12}"
+              f"{tp or '-':>10}{g(case, 'iomodel', 'iops') or 0:>14,.0f}"
+              f"{g(case, 'fio', 'iops') or 0:>10,.0f}{g(case, 'fio-best', 'iops') or 0:>10,.0f}")
+    print()
+    for engine, qd, case, ti, ri, tp, rp in rows:
+        goal(f"5  file {engine} 4k randread QD{qd}: IOPS >= 1.0x the better fio ({ti})",
+             ri is not None and ri >= 1.0, ri, [1.0], case, "iops", ti or "fio")
+        goal(f"5  file {engine} 4k randread QD{qd}: p50 <= 1.0x the better fio ({tp})",
+             rp is not None and rp <= 1.0, rp, [1.0], case, "p50_us", tp or "fio")
 
 
 def main():
