@@ -37,6 +37,10 @@ need_tools() {
 	[ -x "$IOMODEL" ] ||
 		die "$IOMODEL not found: build it first with $REPO_DIR/scripts/build.sh (or set IOMODEL=)"
 	IOMODEL=$(realpath "$IOMODEL")
+	if [ -n "${IOMODEL_BASE:-}" ]; then
+		[ -x "$IOMODEL_BASE" ] || die "IOMODEL_BASE=$IOMODEL_BASE is not an executable"
+		IOMODEL_BASE=$(realpath "$IOMODEL_BASE")
+	fi
 	[ "$(id -u)" = 0 ] || die "needs root (zram setup, O_DIRECT reads of a block device)"
 	if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
 		note "warning: io_uring is disabled (kernel.io_uring_disabled); the io_uring cases will fail"

@@ -34,6 +34,8 @@
 #          OUTDIR=dir  QUIET_WAIT=20 (s to wait for an idle machine per run)
 #          FILL=1 (rewrite zram even if it already holds random data)
 #          IOMODEL=build/iomodel  FIO=fio
+#          IOMODEL_BASE=other/iomodel (another build measured in the same
+#            rounds as one more tool, "iomodel-base": before/after figures)
 # Needs:   root, fio, python3, a built build/iomodel. Installs nothing.
 # Default run time: about 10 minutes (4 without the file cases).
 set -euo pipefail
@@ -87,19 +89,20 @@ run_fio() {
 		--iodepth="$qd" --time_based --runtime="$RUNTIME" --lat_percentiles=1 "$@"
 }
 
-# run_iomodel CASE REP ENGINE QD: iomodel with its defaults (io_uring is the
-# default engine, so --engine is given only for the other ones).
+# run_iomodel CASE REP ENGINE QD [TOOL BINARY]: iomodel with its defaults
+# (io_uring is the default engine, so --engine is given only for the other
+# ones); TOOL BINARY: iomodel-base "$IOMODEL_BASE".
 run_iomodel() {
-	local case=$1 rep=$2 engine=$3 qd=$4 target=$TARGET_PATH
-	local extra=()
+	local case=$1 rep=$2 engine=$3 qd=$4 tool=${5:-iomodel} binary=${6:-$IOMODEL}
+	local target=$TARGET_PATH extra=()
 	[ "$engine" = null ] && target=null
 	[ "$engine" = null ] || [ "$engine" = io_uring ] || extra=(--engine "$engine")
-	run_measured "$case" iomodel "$rep" iomodel \
-		"$IOMODEL" run --target "$target" --rw randread --bs 4k --qd "$qd" \
+	run_measured "$case" "$tool" "$rep" iomodel \
+		"$binary" run --target "$target" --rw randread --bs 4k --qd "$qd" \
 		--runtime "${RUNTIME}s" "${extra[@]}" --json
 }
 
-# run_tool CASE TOOL REP ENGINE QD: TOOL is fio, fio-best or iomodel.
+# run_tool CASE TOOL REP ENGINE QD: TOOL is fio, fio-best, iomodel or iomodel-base.
 run_tool() {
 	local case=$1 tool=$2 rep=$3 engine=$4 qd=$5
 	case $tool in
@@ -111,6 +114,7 @@ run_tool() {
 			run_fio "$case" fio-best "$rep" "$engine" "$qd" "${FIO_BEST_FLAGS[@]}"
 		fi ;;
 	iomodel) run_iomodel "$case" "$rep" "$engine" "$qd" ;;
+	iomodel-base) run_iomodel "$case" "$rep" "$engine" "$qd" iomodel-base "$IOMODEL_BASE" ;;
 	esac
 }
 
@@ -121,7 +125,9 @@ run_tool() {
 measure() {
 	local case=$1 title=$2 engine=$3 qd=$4 rep=$5
 	shift 5
-	local tools=("$@") n=$# i
+	local tools=("$@") n i
+	[ -n "${IOMODEL_BASE:-}" ] && tools+=(iomodel-base)
+	n=${#tools[@]}
 	[ "$rep" = 1 ] && printf '%s\t%s\n' "$case" "$title" >>"$OUTDIR/cases.tsv"
 	for ((i = 0; i < n; i++)); do
 		run_tool "$case" "${tools[$(((i + rep - 1) % n))]}" "$rep" "$engine" "$qd"
