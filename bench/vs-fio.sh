@@ -54,15 +54,23 @@ FIO_BEST_FLAGS_LIBAIO=(--iodepth_batch_submit=8 --iodepth_batch_complete_min=8)
 
 # ---- one run of one tool ------------------------------------------------
 
-# run_measured CASE TOOL REP KIND COMMAND...: wait for a quiet machine, run
-# the command under the helper (CPU, io-wq sampling, JSON parsing).
+# run_measured CASE TOOL REP KIND ENGINE COMMAND...: wait for a quiet
+# machine, run the command under the helper (CPU, io-wq sampling, JSON
+# parsing). A run that fails or ran another engine than ENGINE (neighbours'
+# tests switch io_uring off for a moment: fio then fails, iomodel falls back)
+# is tried again, up to 3 times in all.
 run_measured() {
-	local case=$1 tool=$2 rep=$3 kind=$4 busy
-	shift 4
-	busy=$(python3 "$HELPER" quiet --threshold 0.25 --max-wait "$QUIET_WAIT")
-	python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" --tool "$tool" \
-		--rep "$rep" --kind "$kind" --busy "$busy" \
-		--raw "$OUTDIR/$case.$tool.$rep.json" -- "$@"
+	local case=$1 tool=$2 rep=$3 kind=$4 engine=$5 busy try
+	shift 5
+	for try in 1 2 3; do
+		busy=$(python3 "$HELPER" quiet --threshold 0.25 --max-wait "$QUIET_WAIT")
+		python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" \
+			--tool "$tool" --rep "$rep" --kind "$kind" --engine "$engine" --busy "$busy" \
+			--raw "$OUTDIR/$case.$tool.$rep.json" -- "$@" && return 0
+		note "  $case $tool rep $rep: attempt $try failed"
+		sleep 2
+	done
+	die "$case $tool rep $rep failed 3 times"
 }
 
 # fio_target_args ENGINE: what fio needs to reach the target.
@@ -83,7 +91,7 @@ run_fio() {
 	local case=$1 tool=$2 rep=$3 engine=$4 qd=$5
 	shift 5
 	# shellcheck disable=SC2046 # fio_target_args is a list of flags
-	run_measured "$case" "$tool" "$rep" fio \
+	run_measured "$case" "$tool" "$rep" fio "$engine" \
 		"$FIO" --name=vsfio --output-format=json --output="$OUTDIR/$case.$tool.$rep.json" \
 		--ioengine="$engine" $(fio_target_args "$engine") --rw=randread --bs=4k \
 		--iodepth="$qd" --time_based --runtime="$RUNTIME" --lat_percentiles=1 "$@"
@@ -97,7 +105,7 @@ run_iomodel() {
 	local target=$TARGET_PATH extra=()
 	[ "$engine" = null ] && target=null
 	[ "$engine" = null ] || [ "$engine" = io_uring ] || extra=(--engine "$engine")
-	run_measured "$case" "$tool" "$rep" iomodel \
+	run_measured "$case" "$tool" "$rep" iomodel "$engine" \
 		"$binary" run --target "$target" --rw randread --bs 4k --qd "$qd" \
 		--runtime "${RUNTIME}s" "${extra[@]}" --json
 }

@@ -7,13 +7,15 @@ Subcommands:
         0.5 s is below F (0..1), for at most S seconds. Prints the busy share
         and, when busy, the top other processes (to stderr). Exit 0 always.
   run    --records FILE --case C --tool T --rep N --kind fio|iomodel
-         --raw FILE -- COMMAND...
+         [--engine E] --raw FILE -- COMMAND...
         Run COMMAND once (its stdout goes to --raw; fio is expected to write
         its JSON there itself with --output), measure the whole process's CPU
         (user+sys of every thread and every child process, io_uring's
         iou-wrk workers included: getrusage(RUSAGE_CHILDREN) around it),
         sample the iou-wrk / iou-sqp threads while it runs, parse the tool's
-        JSON and append one record (one JSON line) to --records.
+        JSON and append one record (one JSON line) to --records. Exits
+        non-zero, recording nothing, when the tool failed or (--engine) ran
+        another engine than E.
   report --records FILE [--cases FILE]
         Print the table of medians (and min..max over the repeats), the ratios
         iomodel/fio, and one line per goal: met / NOT met.
@@ -199,6 +201,9 @@ def cmd_run(args):
             sys.stderr.write(f.read())
         sys.exit(f"vsfio: {args.tool} exited with status {proc.returncode}: {' '.join(cmd)}")
     rec = (parse_fio if args.kind == "fio" else parse_iomodel)(args.raw)
+    if args.engine and rec["engine"] != args.engine:
+        # e.g. a neighbour's test switched io_uring off and iomodel fell back
+        sys.exit(f"vsfio: {args.tool} ran with engine {rec['engine']}, not {args.engine}")
     proc_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     busy_all = ((sys_after[0] - sys_before[0]) - (sys_after[1] - sys_before[1])) / CLK_TCK
     rec.update({
@@ -439,6 +444,7 @@ def main():
     r.add_argument("--kind", choices=["fio", "iomodel"], required=True)
     r.add_argument("--raw", required=True)
     r.add_argument("--busy", type=float, default=0.0)
+    r.add_argument("--engine", default="", help="fail when the tool ran another engine")
     r.add_argument("command", nargs=argparse.REMAINDER)
     r.set_defaults(fn=cmd_run)
     p = sub.add_parser("report")
