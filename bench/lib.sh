@@ -1,11 +1,13 @@
 # shellcheck shell=bash disable=SC2034  # sets variables for the sourcing script
 # lib.sh — shared by the bench/ scripts (sourced, not run): tool checks and
-# the read target both tools measure — /dev/zram0 when it is free, otherwise
-# a 1 GiB file on /var/tmp — filled once with incompressible data.
+# the read targets both tools measure — /dev/zram0 when it is free, otherwise
+# a 1 GiB file on /var/tmp; and a 1 GiB file on the project's filesystem —
+# filled once with incompressible data.
 #
 # After setup_target: TARGET_PATH (what both tools open), TARGET_KIND
 # (block|file), TARGET_DESC (one line for the report). Call cleanup_target
-# at exit: it resets zram0 only when setup_target sized it.
+# at exit: it resets zram0 only when setup_target sized it. setup_bench_file
+# sets up the 1 GiB file of vs-fio.sh's file cases (FILE_PATH, FILE_DESC).
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
@@ -35,6 +37,10 @@ need_tools() {
 	[ -x "$IOMODEL" ] ||
 		die "$IOMODEL not found: build it first with $REPO_DIR/scripts/build.sh (or set IOMODEL=)"
 	IOMODEL=$(realpath "$IOMODEL")
+	if [ -n "${IOMODEL_BASE:-}" ]; then
+		[ -x "$IOMODEL_BASE" ] || die "IOMODEL_BASE=$IOMODEL_BASE is not an executable"
+		IOMODEL_BASE=$(realpath "$IOMODEL_BASE")
+	fi
 	[ "$(id -u)" = 0 ] || die "needs root (zram setup, O_DIRECT reads of a block device)"
 	if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
 		note "warning: io_uring is disabled (kernel.io_uring_disabled); the io_uring cases will fail"
@@ -84,16 +90,44 @@ setup_zram() {
 	TARGET_DESC="$ZRAM ($(($(cat "$ZRAM_SYS/disksize") / 1048576)) MiB zram, $(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$ZRAM_SYS/comp_algorithm"))"
 }
 
-setup_file() {
+# reuse_or_fill PATH: a 1 GiB file of random data at PATH, laid out once and
+# kept (fio and iomodel then read the same blocks in every run).
+reuse_or_fill() {
 	local want=$((TARGET_SIZE_MIB * 1048576))
-	if [ ! -f "$FALLBACK_FILE" ] || [ "$(stat -c %s "$FALLBACK_FILE")" != "$want" ]; then
-		fill_random "$FALLBACK_FILE" "$TARGET_SIZE_MIB"
+	if [ ! -f "$1" ] || [ "$(stat -c %s "$1")" != "$want" ]; then
+		fill_random "$1" "$TARGET_SIZE_MIB"
 	else
-		note "reusing $FALLBACK_FILE (laid out by an earlier run; remove it to reclaim 1 GiB)"
+		note "reusing $1 (laid out by an earlier run; remove it to reclaim 1 GiB)"
 	fi
+}
+
+# file_desc PATH: one line for the report (filesystem, device, extents).
+file_desc() {
+	echo "$1 (1 GiB file on $(df --output=fstype "$1" | tail -1) on $(df --output=source "$1" | tail -1), $(filefrag "$1" 2>/dev/null | sed 's/.*: //'), kept for later runs)"
+}
+
+setup_file() {
+	reuse_or_fill "$FALLBACK_FILE"
 	TARGET_PATH=$FALLBACK_FILE
 	TARGET_KIND="file"
-	TARGET_DESC="$FALLBACK_FILE (1 GiB file on $(df --output=fstype "$FALLBACK_FILE" | tail -1), kept for later runs)"
+	TARGET_DESC=$(file_desc "$FALLBACK_FILE")
+}
+
+# setup_bench_file: FILE_PATH, FILE_DESC — the file of the file cases, on the
+# filesystem that holds the project (FILE=PATH overrides): /var/tmp when it
+# is that filesystem, else the project's build/ directory.
+setup_bench_file() {
+	FILE_PATH=${FILE:-}
+	if [ -z "$FILE_PATH" ]; then
+		if [ "$(stat -c %d /var/tmp)" = "$(stat -c %d "$REPO_DIR")" ]; then
+			FILE_PATH=$FALLBACK_FILE
+		else
+			FILE_PATH=$REPO_DIR/build/iomodel-vs-fio.dat
+		fi
+	fi
+	[ -b "$FILE_PATH" ] && die "FILE=$FILE_PATH is a block device; use TARGET= for devices"
+	reuse_or_fill "$FILE_PATH"
+	FILE_DESC=$(file_desc "$FILE_PATH")
 }
 
 # setup_target: TARGET=PATH overrides; else zram0 when free; else the file.

@@ -8,6 +8,9 @@
 #   io_uring QD32 fio defaults, fio with its best flags, iomodel — on zram
 #   io_uring QD1  fio vs iomodel — on zram
 #   psync QD1, libaio QD1 and QD32 (informational; INFO=0 skips them)
+#   file cases: io_uring and libaio at QD 1, 8 and 32 on a 1 GiB file on the
+#     filesystem that holds the project — fio defaults, fio best flags,
+#     iomodel (FILE_CASES=0 skips them; FILE=PATH picks the file)
 # The target is /dev/zram0 (sized to 1 GiB and reset at exit when it was
 # unsized; used as it is when sized and unused), or, when zram is missing or
 # in use, a 1 GiB file on /var/tmp; it is filled once with random data so
@@ -27,11 +30,14 @@
 #
 # Usage:   sudo bench/vs-fio.sh
 # Env:     RUNTIME=5 (s per run)  REPEAT=3  INFO=1  TARGET=/dev/X|FILE
+#          FILE_CASES=1  FILE=PATH (the file of the file cases)
 #          OUTDIR=dir  QUIET_WAIT=20 (s to wait for an idle machine per run)
 #          FILL=1 (rewrite zram even if it already holds random data)
 #          IOMODEL=build/iomodel  FIO=fio
+#          IOMODEL_BASE=other/iomodel (another build measured in the same
+#            rounds as one more tool, "iomodel-base": before/after figures)
 # Needs:   root, fio, python3, a built build/iomodel. Installs nothing.
-# Default run time: about 4 minutes.
+# Default run time: about 10 minutes (4 without the file cases).
 set -euo pipefail
 
 # shellcheck source=bench/lib.sh
@@ -40,21 +46,31 @@ set -euo pipefail
 RUNTIME=${RUNTIME:-5}
 REPEAT=${REPEAT:-3}
 INFO=${INFO:-1}
+FILE_CASES=${FILE_CASES:-1}
 QUIET_WAIT=${QUIET_WAIT:-20}
 HELPER=$BENCH_DIR/vsfio.py
 FIO_BEST_FLAGS=(--fixedbufs --registerfiles --iodepth_batch_submit=8 --iodepth_batch_complete_min=8)
+FIO_BEST_FLAGS_LIBAIO=(--iodepth_batch_submit=8 --iodepth_batch_complete_min=8)
 
 # ---- one run of one tool ------------------------------------------------
 
-# run_measured CASE TOOL REP KIND COMMAND...: wait for a quiet machine, run
-# the command under the helper (CPU, io-wq sampling, JSON parsing).
+# run_measured CASE TOOL REP KIND ENGINE COMMAND...: wait for a quiet
+# machine, run the command under the helper (CPU, io-wq sampling, JSON
+# parsing). A run that fails or ran another engine than ENGINE (neighbours'
+# tests switch io_uring off for a moment: fio then fails, iomodel falls back)
+# is tried again, up to 3 times in all.
 run_measured() {
-	local case=$1 tool=$2 rep=$3 kind=$4 busy
-	shift 4
-	busy=$(python3 "$HELPER" quiet --threshold 0.25 --max-wait "$QUIET_WAIT")
-	python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" --tool "$tool" \
-		--rep "$rep" --kind "$kind" --busy "$busy" \
-		--raw "$OUTDIR/$case.$tool.$rep.json" -- "$@"
+	local case=$1 tool=$2 rep=$3 kind=$4 engine=$5 busy try
+	shift 5
+	for try in 1 2 3; do
+		busy=$(python3 "$HELPER" quiet --threshold 0.25 --max-wait "$QUIET_WAIT")
+		python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" \
+			--tool "$tool" --rep "$rep" --kind "$kind" --engine "$engine" --busy "$busy" \
+			--raw "$OUTDIR/$case.$tool.$rep.json" -- "$@" && return 0
+		note "  $case $tool rep $rep: attempt $try failed"
+		sleep 2
+	done
+	die "$case $tool rep $rep failed 3 times"
 }
 
 # fio_target_args ENGINE: what fio needs to reach the target.
@@ -75,31 +91,38 @@ run_fio() {
 	local case=$1 tool=$2 rep=$3 engine=$4 qd=$5
 	shift 5
 	# shellcheck disable=SC2046 # fio_target_args is a list of flags
-	run_measured "$case" "$tool" "$rep" fio \
+	run_measured "$case" "$tool" "$rep" fio "$engine" \
 		"$FIO" --name=vsfio --output-format=json --output="$OUTDIR/$case.$tool.$rep.json" \
 		--ioengine="$engine" $(fio_target_args "$engine") --rw=randread --bs=4k \
 		--iodepth="$qd" --time_based --runtime="$RUNTIME" --lat_percentiles=1 "$@"
 }
 
-# run_iomodel CASE REP ENGINE QD: iomodel with its defaults (io_uring is the
-# default engine, so --engine is given only for the other ones).
+# run_iomodel CASE REP ENGINE QD [TOOL BINARY]: iomodel with its defaults
+# (io_uring is the default engine, so --engine is given only for the other
+# ones); TOOL BINARY: iomodel-base "$IOMODEL_BASE".
 run_iomodel() {
-	local case=$1 rep=$2 engine=$3 qd=$4 target=$TARGET_PATH
-	local extra=()
+	local case=$1 rep=$2 engine=$3 qd=$4 tool=${5:-iomodel} binary=${6:-$IOMODEL}
+	local target=$TARGET_PATH extra=()
 	[ "$engine" = null ] && target=null
 	[ "$engine" = null ] || [ "$engine" = io_uring ] || extra=(--engine "$engine")
-	run_measured "$case" iomodel "$rep" iomodel \
-		"$IOMODEL" run --target "$target" --rw randread --bs 4k --qd "$qd" \
+	run_measured "$case" "$tool" "$rep" iomodel "$engine" \
+		"$binary" run --target "$target" --rw randread --bs 4k --qd "$qd" \
 		--runtime "${RUNTIME}s" "${extra[@]}" --json
 }
 
-# run_tool CASE TOOL REP ENGINE QD: TOOL is fio, fio-best or iomodel.
+# run_tool CASE TOOL REP ENGINE QD: TOOL is fio, fio-best, iomodel or iomodel-base.
 run_tool() {
 	local case=$1 tool=$2 rep=$3 engine=$4 qd=$5
 	case $tool in
 	fio) run_fio "$case" fio "$rep" "$engine" "$qd" ;;
-	fio-best) run_fio "$case" fio-best "$rep" "$engine" "$qd" "${FIO_BEST_FLAGS[@]}" ;;
+	fio-best)
+		if [ "$engine" = libaio ]; then
+			run_fio "$case" fio-best "$rep" "$engine" "$qd" "${FIO_BEST_FLAGS_LIBAIO[@]}"
+		else
+			run_fio "$case" fio-best "$rep" "$engine" "$qd" "${FIO_BEST_FLAGS[@]}"
+		fi ;;
 	iomodel) run_iomodel "$case" "$rep" "$engine" "$qd" ;;
+	iomodel-base) run_iomodel "$case" "$rep" "$engine" "$qd" iomodel-base "$IOMODEL_BASE" ;;
 	esac
 }
 
@@ -110,7 +133,9 @@ run_tool() {
 measure() {
 	local case=$1 title=$2 engine=$3 qd=$4 rep=$5
 	shift 5
-	local tools=("$@") n=$# i
+	local tools=("$@") n i
+	[ -n "${IOMODEL_BASE:-}" ] && tools+=(iomodel-base)
+	n=${#tools[@]}
 	[ "$rep" = 1 ] && printf '%s\t%s\n' "$case" "$title" >>"$OUTDIR/cases.tsv"
 	for ((i = 0; i < n; i++)); do
 		run_tool "$case" "${tools[$(((i + rep - 1) % n))]}" "$rep" "$engine" "$qd"
@@ -130,6 +155,19 @@ measure_device() {
 		"$engine" "$qd" "$rep" fio "$@" iomodel
 }
 
+# measure_file ENGINE QD REP: the file case of ENGINE at QD, on FILE_PATH
+# (the run functions read TARGET_PATH/TARGET_KIND, switched for the case).
+measure_file() {
+	local engine=$1 qd=$2 rep=$3
+	local saved_path=$TARGET_PATH saved_kind=$TARGET_KIND
+	TARGET_PATH=$FILE_PATH
+	TARGET_KIND=file
+	measure "file-$engine-qd$qd" "FILE $engine 4 KiB randread, QD$qd, O_DIRECT on $FILE_DESC" \
+		"$engine" "$qd" "$rep" fio fio-best iomodel
+	TARGET_PATH=$saved_path
+	TARGET_KIND=$saved_kind
+}
+
 # iomodel_build_id: version, git commit and binary time, to notice a rebuild
 # during the run (another developer may rebuild while this runs).
 iomodel_build_id() {
@@ -141,7 +179,7 @@ iomodel_build_id() {
 # ---- main -----------------------------------------------------------------
 
 main() {
-	local rep
+	local rep qd
 	need_tools
 	OUTDIR=${OUTDIR:-$(mktemp -d /var/tmp/iomodel-vs-fio.XXXXXX)}
 	mkdir -p "$OUTDIR"
@@ -151,6 +189,7 @@ main() {
 	trap cleanup_target EXIT
 	trap 'exit 130' INT TERM
 	setup_target
+	if [ "$FILE_CASES" = 1 ]; then setup_bench_file; fi
 	cd "$OUTDIR"	# fio would lay out stray files in the current directory
 	iomodel_id=$(iomodel_build_id)
 	note "iomodel vs fio: $REPEAT rounds of ${RUNTIME} s runs on $TARGET_DESC; raw results in $OUTDIR"
@@ -164,10 +203,17 @@ main() {
 			measure_device libaio-qd1 libaio 1 "$rep"
 			measure_device libaio-qd32 libaio 32 "$rep"
 		fi
+		if [ "$FILE_CASES" = 1 ]; then
+			for qd in 1 8 32; do
+				measure_file io_uring "$qd" "$rep"
+				measure_file libaio "$qd" "$rep"
+			done
+		fi
 	done
 	echo "iomodel vs fio — $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs, $("$FIO" --version), $iomodel_id"
 	echo "target: $TARGET_DESC; $REPEAT runs x ${RUNTIME} s per tool and case"
-	echo "fio best flags (fio-best): ${FIO_BEST_FLAGS[*]}"
+	if [ "$FILE_CASES" = 1 ]; then echo "file cases: $FILE_DESC"; fi
+	echo "fio best flags (fio-best): ${FIO_BEST_FLAGS[*]} (libaio: ${FIO_BEST_FLAGS_LIBAIO[*]})"
 	python3 "$HELPER" report --records "$OUTDIR/records.jsonl" --cases "$OUTDIR/cases.tsv"
 	echo "raw results: $OUTDIR"
 	if [ "$(iomodel_build_id)" != "$iomodel_id" ]; then

@@ -7,13 +7,15 @@ Subcommands:
         0.5 s is below F (0..1), for at most S seconds. Prints the busy share
         and, when busy, the top other processes (to stderr). Exit 0 always.
   run    --records FILE --case C --tool T --rep N --kind fio|iomodel
-         --raw FILE -- COMMAND...
+         [--engine E] --raw FILE -- COMMAND...
         Run COMMAND once (its stdout goes to --raw; fio is expected to write
         its JSON there itself with --output), measure the whole process's CPU
         (user+sys of every thread and every child process, io_uring's
         iou-wrk workers included: getrusage(RUSAGE_CHILDREN) around it),
         sample the iou-wrk / iou-sqp threads while it runs, parse the tool's
-        JSON and append one record (one JSON line) to --records.
+        JSON and append one record (one JSON line) to --records. Exits
+        non-zero, recording nothing, when the tool failed or (--engine) ran
+        another engine than E.
   report --records FILE [--cases FILE]
         Print the table of medians (and min..max over the repeats), the ratios
         iomodel/fio, and one line per goal: met / NOT met.
@@ -199,6 +201,9 @@ def cmd_run(args):
             sys.stderr.write(f.read())
         sys.exit(f"vsfio: {args.tool} exited with status {proc.returncode}: {' '.join(cmd)}")
     rec = (parse_fio if args.kind == "fio" else parse_iomodel)(args.raw)
+    if args.engine and rec["engine"] != args.engine:
+        # e.g. a neighbour's test switched io_uring off and iomodel fell back
+        sys.exit(f"vsfio: {args.tool} ran with engine {rec['engine']}, not {args.engine}")
     proc_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     busy_all = ((sys_after[0] - sys_before[0]) - (sys_after[1] - sys_before[1])) / CLK_TCK
     rec.update({
@@ -378,7 +383,50 @@ def cmd_report(args):
                    g("uring-qd1", "fio", "lat_mean_us"), 0.10)
     goal("4b io_uring 4k randread QD1: mean latency within 10% of fio", ok, r, [0.9, 1.1],
          "uring-qd1", "lat_mean_us")
+    file_goals(recs, goal, g)
     print(f"{sum(goals)} of {len(goals)} goals met")
+
+
+FILE_ENGINES = ("io_uring", "libaio")
+FILE_DEPTHS = (1, 8, 32)
+
+
+def best_fio(recs, case, key, pick):
+    """(tool, median) of the fio variant with the best median (pick: max or min)."""
+    meds = [(med(recs, case, t, key), t) for t in ("fio", "fio-best")]
+    meds = [(m, t) for m, t in meds if m is not None]
+    if not meds:
+        return None, None
+    m, t = pick(meds)
+    return t, m
+
+
+def file_goals(recs, goal, g):
+    """Goal 5: on the file, iomodel >= the better fio in IOPS, <= the better in p50."""
+    cases = [(e, q, f"file-{e}-qd{q}") for e in FILE_ENGINES for q in FILE_DEPTHS]
+    cases = [c for c in cases if values(recs, c[2], "iomodel", "iops")]
+    if not cases:
+        return
+    print()
+    print("file cases, iomodel / the better fio variant (fio defaults or fio-best) per point:")
+    print(f"{'engine':<10}{'QD':>4}{'IOPS ratio':>12}{'vs':>10}{'p50 ratio':>12}{'vs':>10}"
+          f"{'iomodel IOPS':>14}{'fio IOPS':>10}{'fio-best':>10}")
+    rows = []
+    for engine, qd, case in cases:
+        ti, fi = best_fio(recs, case, "iops", max)
+        tp, fp = best_fio(recs, case, "p50_us", min)
+        ri = ratio(g(case, "iomodel", "iops"), fi)
+        rp = ratio(g(case, "iomodel", "p50_us"), fp)
+        rows.append((engine, qd, case, ti, ri, tp, rp))
+        print(f"{engine:<10}{qd:>4}{fmt_ratio(ri):>12}{ti or '-':>10}{fmt_ratio(rp):>12}"
+              f"{tp or '-':>10}{g(case, 'iomodel', 'iops') or 0:>14,.0f}"
+              f"{g(case, 'fio', 'iops') or 0:>10,.0f}{g(case, 'fio-best', 'iops') or 0:>10,.0f}")
+    print()
+    for engine, qd, case, ti, ri, tp, rp in rows:
+        goal(f"5  file {engine} 4k randread QD{qd}: IOPS >= 1.0x the better fio ({ti})",
+             ri is not None and ri >= 1.0, ri, [1.0], case, "iops", ti or "fio")
+        goal(f"5  file {engine} 4k randread QD{qd}: p50 <= 1.0x the better fio ({tp})",
+             rp is not None and rp <= 1.0, rp, [1.0], case, "p50_us", tp or "fio")
 
 
 def main():
@@ -396,6 +444,7 @@ def main():
     r.add_argument("--kind", choices=["fio", "iomodel"], required=True)
     r.add_argument("--raw", required=True)
     r.add_argument("--busy", type=float, default=0.0)
+    r.add_argument("--engine", default="", help="fail when the tool ran another engine")
     r.add_argument("command", nargs=argparse.REMAINDER)
     r.set_defaults(fn=cmd_run)
     p = sub.add_parser("report")

@@ -1,6 +1,7 @@
 /*
  * aio.c — Linux native AIO backend (libaio): io_submit of the queued
- * requests, then io_getevents for at least the wanted completions.
+ * requests (in growing chunks, see backend_submit_chunk()), then
+ * io_getevents for at least the wanted completions.
  * Only truly asynchronous with O_DIRECT; buffered IO completes inside
  * io_submit, as the kernel documents.
  */
@@ -40,12 +41,14 @@ static int aio_queue(struct backend *be, struct io_request *req)
 	return 0;
 }
 
+/* Hand the pending requests to the kernel in backend_submit_chunk() steps. */
 static int aio_submit_pending(struct aio_backend *ab)
 {
 	unsigned done = 0;
 
 	while (done < ab->pending) {
-		int ret = io_submit(ab->ctx, (long)(ab->pending - done), ab->submit + done);
+		unsigned chunk = backend_submit_chunk(done, ab->pending - done);
+		int ret = io_submit(ab->ctx, (long)chunk, ab->submit + done);
 
 		if (ret < 0 && ret != -EAGAIN && ret != -EINTR)
 			return ret;

@@ -90,6 +90,25 @@ static inline void backend_close(struct backend *be)
 		be->ops->close(be);
 }
 
+/*
+ * How many of the `left` requests still queued to hand to the kernel in the
+ * next system call, when `handed` of this batch were handed already: 1, 1,
+ * 2, 4, 8, … — never more than the device already holds from this batch.
+ * Handing a whole batch over in one call (one block plug) keeps the device
+ * idle until the kernel has set up the last request of the batch; a device
+ * that completes its queue in bursts (a virtual machine's virtio disk) then
+ * idles for that time on every burst, which cost 15-20 % of the IOPS at
+ * QD 32 (issue 14). In chunks, the device starts on the first request after
+ * one request's set-up and works on each chunk while the kernel sets up the
+ * next, for log2(n) + 1 calls per n requests (1 when n is 1).
+ */
+static inline unsigned backend_submit_chunk(unsigned handed, unsigned left)
+{
+	unsigned chunk = handed ? handed : 1;
+
+	return chunk < left ? chunk : left;
+}
+
 /* The constructors behind backend_open(), one per file. */
 int uring_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);
 int aio_backend_open(struct backend **out, const struct backend_params *p, struct errmsg *err);

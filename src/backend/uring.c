@@ -5,9 +5,12 @@
  * the file is registered (IOSQE_FIXED_FILE) and so are the buffers
  * (read_fixed / write_fixed), each when the kernel allows it; the ring uses
  * single-issuer + deferred task work where the kernel has them (6.1+),
- * cooperative task work otherwise. One io_uring_enter() both submits the
- * queued requests and waits for completions, and all completions present
- * are reaped in one batch and stamped with one clock reading.
+ * cooperative task work otherwise. Queued requests become SQEs only in
+ * submit_and_reap, which hands them to the kernel in growing chunks
+ * (backend_submit_chunk()); the io_uring_enter() of the last chunk also
+ * waits for completions (so a batch of one is one system call), and all
+ * completions present are reaped in one batch and stamped with one clock
+ * reading.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include <liburing.h>
 
 #include "backend.h"
+#include "pending.h"
 #include "util/clock.h"
 
 struct uring_backend {
@@ -27,11 +31,18 @@ struct uring_backend {
 	int fd;			/* index 0 when the file is registered */
 	bool fixed_file;
 	bool fixed_buffers;
+	struct pending queued;	/* not yet SQEs */
+	struct io_request *slots[];
 };
 
 static int uring_queue(struct backend *be, struct io_request *req)
 {
-	struct uring_backend *ub = (struct uring_backend *)be;
+	return pending_push(&((struct uring_backend *)be)->queued, req);
+}
+
+/* Fill one SQE for `req`; -EBUSY when the ring is full (never expected). */
+static int prep_sqe(struct uring_backend *ub, struct io_request *req)
+{
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ub->ring);
 
 	if (!sqe)
@@ -54,6 +65,32 @@ static int uring_queue(struct backend *be, struct io_request *req)
 	return 0;
 }
 
+/*
+ * Turn the queued requests into SQEs and submit them chunk by chunk; the
+ * last chunk's io_uring_enter() also waits for `min_complete` completions.
+ */
+static int submit_chunks(struct uring_backend *ub, unsigned min_complete)
+{
+	struct pending *q = &ub->queued;
+	unsigned handed = 0;
+	int ret = 0;
+
+	for (;;) {
+		unsigned end = handed + backend_submit_chunk(handed, q->count - handed);
+
+		for (; handed < end && !ret; handed++)
+			ret = prep_sqe(ub, q->items[handed]);
+		if (ret || handed == q->count)
+			break;
+		ret = io_uring_submit(&ub->ring);
+		if (ret < 0)
+			break;
+		ret = 0;
+	}
+	q->count = 0;
+	return ret < 0 ? ret : io_uring_submit_and_wait(&ub->ring, min_complete);
+}
+
 static int uring_submit_and_reap(struct backend *be, unsigned min_complete,
 				 struct io_request **done, unsigned max_done)
 {
@@ -63,7 +100,7 @@ static int uring_submit_and_reap(struct backend *be, unsigned min_complete,
 	uint64_t now;
 	int ret;
 
-	ret = io_uring_submit_and_wait(&ub->ring, min_complete);
+	ret = submit_chunks(ub, min_complete);
 	if (ret < 0)
 		return ret;
 	now = monotonic_ns();
@@ -135,11 +172,12 @@ static void register_buffers(struct uring_backend *ub, const struct backend_para
 int uring_backend_open(struct backend **out, const struct backend_params *p,
 		       struct errmsg *err)
 {
-	struct uring_backend *ub = calloc(1, sizeof(*ub));
+	struct uring_backend *ub = calloc(1, sizeof(*ub) + p->queue_depth * sizeof(ub->slots[0]));
 	int ret;
 
 	if (!ub)
 		return errmsg_set(err, -ENOMEM, "out of memory for the io_uring backend");
+	ub->queued = (struct pending){ 0, p->queue_depth, ub->slots };
 	ret = ring_init(&ub->ring, p->queue_depth);
 	if (ret) {
 		free(ub);
