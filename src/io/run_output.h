@@ -35,6 +35,15 @@ struct run_info {
 	const struct job_spec *spec;
 	const struct sim_report *device;	/* sim targets only, else NULL */
 	const char *notice;			/* something the numbers depend on, or NULL */
+	/* several jobs at once (suite/jobs.h): 1 and spec->qd for a single job */
+	unsigned jobs;				/* jobs (threads, streams or ranks) merged */
+	unsigned total_qd;			/* IOs outstanding over all jobs */
+	bool split;				/* each job had its own slice of the region */
+	const char *job_label;			/* "job" or "rank" in per-job rows */
+	/* per-job rows (--per-job), or NULL: `jobs` specs and results */
+	const struct job_spec *job_specs;
+	const struct run_result *job_results;
+	const int *job_cpus;			/* the CPU each job was pinned to, -1 none; or NULL */
 };
 
 /* Host-to-media write amplification of a report; 0 before any host write. */
