@@ -130,6 +130,62 @@ static json_t *device_json(const struct sim_report *d)
 	return obj;
 }
 
+static json_t *job_results_json(const struct run_info *info, unsigned j)
+{
+	struct run_info one = *info;
+	struct op_summary sum[2];
+	enum io_op idx[2];
+	unsigned n;
+	json_t *results = json_array();
+
+	one.spec = &info->job_specs[j];
+	n = run_summaries(&one, &info->job_results[j], sum, idx);
+	for (unsigned i = 0; i < n; i++) {
+		json_t *lat = json_object();
+
+		for (int k = 0; k < 8; k++)
+			json_object_set_new(lat, op_summary_lat_names[k], json_real(sum[i].lat_us[k]));
+		json_array_append_new(results, json_pack("{s:s,s:I,s:I,s:f,s:f,s:f,s:o}",
+			"op", sum[i].op, "ios", (json_int_t)sum[i].ios,
+			"bytes", (json_int_t)sum[i].bytes, "seconds", sum[i].seconds,
+			"iops", sum[i].iops, "mib_s", sum[i].mib_s, "lat_us", lat));
+	}
+	return results;
+}
+
+static json_t *per_job_json(const struct run_info *info)
+{
+	json_t *arr = json_array();
+
+	for (unsigned j = 0; j < info->jobs; j++) {
+		const struct job_spec *s = &info->job_specs[j];
+
+		json_array_append_new(arr, json_pack("{s:i,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
+			"index", (int)j,
+			"cpu", info->job_cpus ? json_integer(info->job_cpus[j]) : json_null(),
+			"offset", (json_int_t)s->offset, "length", (json_int_t)s->length,
+			"seed", (json_int_t)s->seed, "qd", s->qd,
+			"seconds", (double)info->job_results[j].elapsed_ns / 1e9,
+			"interrupted", info->job_results[j].interrupted,
+			"error", error_json(&info->job_results[j].error),
+			"results", job_results_json(info, j)));
+	}
+	return arr;
+}
+
+static json_t *jobs_json(const struct run_info *info)
+{
+	unsigned n = info->jobs ? info->jobs : 1;
+	json_t *obj = json_pack("{s:i,s:s,s:b,s:i,s:i}", "count", (int)n,
+				"kind", info->job_label ? info->job_label : "job",
+				"split", info->split, "qd_per_job", info->spec->qd,
+				"outstanding_ios", info->jobs ? (int)info->total_qd : (int)info->spec->qd);
+
+	if (obj && info->job_results)
+		json_object_set_new(obj, "per_job", per_job_json(info));
+	return obj;
+}
+
 json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 {
 	struct op_summary sum[2];
@@ -148,6 +204,8 @@ json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 			 "seconds", (double)r->elapsed_ns / 1e9,
 			 "interrupted", r->interrupted, "error", error_json(&r->error),
 			 "cpu", cpu_json(r), "results", results);
+	if (root)
+		json_object_set_new(root, "jobs", jobs_json(info));
 	if (root && info->device)
 		json_object_set_new(root, "device", device_json(info->device));
 	if (root)
