@@ -47,9 +47,10 @@ void live_status_tick(void *ctx, const struct jobs_status *st)
 	if (!s->line->on || now - s->last_ns < NSEC_PER_SEC)
 		return;
 	format_rates(rates, sizeof(rates), s, st, (double)(now - s->last_ns) / 1e9);
+	/* whichever bound comes first: the time, or the IOs/bytes at the rate so far */
 	if (st->done_fraction > 0)
 		eta = elapsed / st->done_fraction * (1 - st->done_fraction);
-	else if (s->expected_ns)
+	if (s->expected_ns && (eta < 0 || (double)s->expected_ns / 1e9 - elapsed < eta))
 		eta = (double)s->expected_ns / 1e9 - elapsed;
 	if (eta < 0 && (st->done_fraction > 0 || s->expected_ns))
 		eta = 0;

@@ -61,6 +61,16 @@ ok "a failing job fails the run (exit 1)" [ "$status" = 1 ]
 ok "with that job's message" grep -q '^iomodel: job 1: read error at offset' "$work/err"
 ok "and the results printed" grep -q '^read ' "$work/out"
 
+# --- sweep --jobs: each point runs N jobs; its queue depth is the total --------
+"$IOMODEL" sweep --target sim:intel-x25m-g2 --bs 4k --qd 1:2 --point-ios 300 --jobs 2 --split \
+	--json >"$work/sw.json"
+ok "sweep --jobs 2 exits 0" [ $? -eq 0 ]
+ok "sweep: every point ran 2 jobs of 300 IOs" \
+	[ "$(json "$work/sw.json" '[(r["jobs"]["count"], r["results"][0]["ios"]) for r in d["runs"]]')" = "[(2, 600), (2, 600)]" ]
+"$IOMODEL" sweep --target null --bs 4k --qd 1:2 --point-ios 300 --jobs 2 --csv >"$work/sw.csv"
+ok "sweep --csv: queue depth = outstanding IOs (2, 4)" \
+	[ "$(cut -d, -f4 "$work/sw.csv" | tail -n +2 | tr '\n' ' ')" = "2 4 " ]
+
 # --- bad input: one line, exit 2 -------------------------------------------------
 bad_input() {	# bad_input WHAT PATTERN ARGS...
 	local what=$1 pattern=$2; shift 2
@@ -75,6 +85,9 @@ bad_input "--split too small" "--split: the region" --target null --length 8k --
 bad_input "--cpus of a missing CPU" "--cpus '1023'" --target null --cpus 1023
 bad_input "--cpus backwards" "runs backwards" --target null --cpus 1-0
 bad_input "--per-job with --csv" "--per-job" --target null --per-job --csv
+status=$(run_status "$IOMODEL" sweep --target null --size 4k --bs 4k --jobs 2 --split)
+ok "sweep --split of a too small target: exit 2, one line" [ "$status:$(wc -l <"$work/err")" = 2:1 ]
+ok "sweep --jobs 0: exit 2" [ "$(run_status "$IOMODEL" sweep --target null --jobs 0)" = 2 ]
 
 # --- live status: on a terminal only --------------------------------------------
 if command -v script >/dev/null; then
