@@ -130,7 +130,16 @@ static json_t *device_json(const struct sim_report *d)
 	return obj;
 }
 
-static json_t *job_results_json(const struct run_info *info, unsigned j)
+/* The rows of jobs or ranks: specs, results and (or NULL) the CPUs they ran on. */
+struct rows {
+	unsigned count;
+	const struct job_spec *specs;
+	const struct run_result *results;
+	const int *cpus;
+};
+
+static json_t *row_results_json(const struct run_info *info, const struct rows *rows,
+				unsigned j)
 {
 	struct run_info one = *info;
 	struct op_summary sum[2];
@@ -138,8 +147,8 @@ static json_t *job_results_json(const struct run_info *info, unsigned j)
 	unsigned n;
 	json_t *results = json_array();
 
-	one.spec = &info->job_specs[j];
-	n = run_summaries(&one, &info->job_results[j], sum, idx);
+	one.spec = &rows->specs[j];
+	n = run_summaries(&one, &rows->results[j], sum, idx);
 	for (unsigned i = 0; i < n; i++) {
 		json_t *lat = json_object();
 
@@ -153,24 +162,37 @@ static json_t *job_results_json(const struct run_info *info, unsigned j)
 	return results;
 }
 
-static json_t *per_job_json(const struct run_info *info)
+static json_t *rows_json(const struct run_info *info, const struct rows *rows)
 {
 	json_t *arr = json_array();
 
-	for (unsigned j = 0; j < info->jobs; j++) {
-		const struct job_spec *s = &info->job_specs[j];
+	for (unsigned j = 0; j < rows->count; j++) {
+		const struct job_spec *s = &rows->specs[j];
+		const struct run_result *r = &rows->results[j];
 
 		json_array_append_new(arr, json_pack("{s:i,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
-			"index", (int)j,
-			"cpu", info->job_cpus ? json_integer(info->job_cpus[j]) : json_null(),
+			"index", (int)j, "cpu", rows->cpus ? json_integer(rows->cpus[j]) : json_null(),
 			"offset", (json_int_t)s->offset, "length", (json_int_t)s->length,
 			"seed", (json_int_t)s->seed, "qd", s->qd,
-			"seconds", (double)info->job_results[j].elapsed_ns / 1e9,
-			"interrupted", info->job_results[j].interrupted,
-			"error", error_json(&info->job_results[j].error),
-			"results", job_results_json(info, j)));
+			"seconds", (double)r->elapsed_ns / 1e9, "interrupted", r->interrupted,
+			"error", error_json(&r->error), "results", row_results_json(info, rows, j)));
 	}
 	return arr;
+}
+
+static json_t *ranks_json(const struct run_info *info)
+{
+	const struct ranks_report *rr = info->ranks;
+	struct rows rows = { rr->count, rr->specs, rr->results, NULL };
+	json_t *obj = json_pack("{s:i,s:i,s:{s:i,s:f},s:{s:i,s:f},s:f}",
+		"count", (int)rr->count, "outstanding_ios", (int)rr->outstanding,
+		"fastest", "rank", (int)rr->fastest, "seconds", (double)rr->fastest_ns / 1e9,
+		"slowest", "rank", (int)rr->slowest, "seconds", (double)rr->slowest_ns / 1e9,
+		"stonewall_s", (double)(rr->slowest_ns - rr->fastest_ns) / 1e9);
+
+	if (obj && rr->results)
+		json_object_set_new(obj, "per_rank", rows_json(info, &rows));
+	return obj;
 }
 
 static json_t *jobs_json(const struct run_info *info)
@@ -182,7 +204,8 @@ static json_t *jobs_json(const struct run_info *info)
 				"outstanding_ios", info->jobs ? (int)info->total_qd : (int)info->spec->qd);
 
 	if (obj && info->job_results)
-		json_object_set_new(obj, "per_job", per_job_json(info));
+		json_object_set_new(obj, "per_job", rows_json(info, &(struct rows){ info->jobs,
+				    info->job_specs, info->job_results, info->job_cpus }));
 	return obj;
 }
 
@@ -206,6 +229,8 @@ json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 			 "cpu", cpu_json(r), "results", results);
 	if (root)
 		json_object_set_new(root, "jobs", jobs_json(info));
+	if (root && info->ranks)
+		json_object_set_new(root, "ranks", ranks_json(info));
 	if (root && info->device)
 		json_object_set_new(root, "device", device_json(info->device));
 	if (root)

@@ -53,26 +53,25 @@ static const char *job_label(const struct run_info *info)
 
 static void print_us(FILE *f, double us);
 
-/* One row per job and operation type (--per-job). */
-static void print_per_job(FILE *f, const struct run_info *info)
+/* One row per job (or rank) and operation type (--per-job). */
+static void print_rows(FILE *f, const struct run_info *info, const char *label, unsigned count,
+		       const struct job_spec *specs, const struct run_result *results,
+		       const int *cpus)
 {
-	if (!info->job_results)
-		return;
 	fprintf(f, "\n%-5s %4s %-6s %12s %12s %10s %9s  latency in us: %9s %9s %9s %9s\n",
-		job_label(info), "cpu", "op", "IOs", "IOPS", "MiB/s", "seconds", "mean", "p50",
-		"p99", "max");
-	for (unsigned j = 0; j < info->jobs; j++) {
+		label, "cpu", "op", "IOs", "IOPS", "MiB/s", "seconds", "mean", "p50", "p99", "max");
+	for (unsigned j = 0; j < count; j++) {
 		struct run_info one = *info;
 		struct op_summary sum[2];
 		enum io_op idx[2];
 		unsigned n;
 
-		one.spec = &info->job_specs[j];
-		n = run_summaries(&one, &info->job_results[j], sum, idx);
+		one.spec = &specs[j];
+		n = run_summaries(&one, &results[j], sum, idx);
 		for (unsigned i = 0; i < n; i++) {
 			fprintf(f, "%-5u ", j);
-			if (info->job_cpus)
-				fprintf(f, "%4d ", info->job_cpus[j]);
+			if (cpus)
+				fprintf(f, "%4d ", cpus[j]);
 			else
 				fprintf(f, "%4s ", "-");
 			fprintf(f, "%-6s %12llu %12.*f %10.*f %9.3f %15s", sum[i].op,
@@ -86,6 +85,23 @@ static void print_per_job(FILE *f, const struct run_info *info)
 			fputc('\n', f);
 		}
 	}
+}
+
+static void print_per_job(FILE *f, const struct run_info *info)
+{
+	const struct ranks_report *rr = info->ranks;
+
+	if (info->job_results)
+		print_rows(f, info, job_label(info), info->jobs, info->job_specs,
+			   info->job_results, info->job_cpus);
+	if (!rr)
+		return;
+	fprintf(f, "\nranks: %u (%u IOs outstanding in all); fastest rank %u (%.3f s), "
+		"slowest rank %u (%.3f s): stonewall %.3f ms\n", rr->count, rr->outstanding,
+		rr->fastest, (double)rr->fastest_ns / 1e9, rr->slowest,
+		(double)rr->slowest_ns / 1e9, (double)(rr->slowest_ns - rr->fastest_ns) / 1e6);
+	if (rr->results)
+		print_rows(f, info, "rank", rr->count, rr->specs, rr->results, NULL);
 }
 
 /* Latencies span ns to s: keep about four significant digits in 9 columns. */

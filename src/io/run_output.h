@@ -24,6 +24,16 @@ struct sim_report {
 	struct sim_fault_counters faults;
 };
 
+/* An MPI run (cli/ranks.h): the ranks merged into one record. */
+struct ranks_report {
+	unsigned count;
+	unsigned fastest, slowest;		/* the ranks that finished first and last */
+	uint64_t fastest_ns, slowest_ns;	/* their measured times */
+	unsigned outstanding;			/* IOs in flight over all ranks */
+	const struct job_spec *specs;		/* per-rank rows (--per-job), or NULL */
+	const struct run_result *results;
+};
+
 /* What was run, for the headers of every format. */
 struct run_info {
 	const char *target;		/* path, "null" or "sim:…" */
@@ -44,6 +54,7 @@ struct run_info {
 	const struct job_spec *job_specs;
 	const struct run_result *job_results;
 	const int *job_cpus;			/* the CPU each job was pinned to, -1 none; or NULL */
+	const struct ranks_report *ranks;	/* an MPI run, or NULL */
 };
 
 /* Host-to-media write amplification of a report; 0 before any host write. */

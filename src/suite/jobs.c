@@ -233,8 +233,8 @@ static int open_gate(struct jobs *js, unsigned created, struct errmsg *err)
 	for (unsigned i = 0; i < created && !ret; i++)
 		if (js->w[i].ret)
 			ret = errmsg_set(err, js->w[i].ret, "%s", js->w[i].err.text);
-	if (!ret && js->o->gate)
-		ret = js->o->gate(js->o->gate_ctx, err);
+	if (js->o->gate)
+		ret = js->o->gate(js->o->gate_ctx, ret, err);
 	pthread_mutex_lock(&js->lock);
 	js->go = true;
 	js->start = !ret;

@@ -46,8 +46,12 @@ struct jobs_status {
 struct jobs_options {
 	const int *cpus;	/* pin job i to cpus[i % n_cpus]; NULL: no pinning */
 	unsigned n_cpus;
-	/* called once every job is ready, before any starts; non-zero (a -errno) aborts */
-	int (*gate)(void *ctx, struct errmsg *err);
+	/*
+	 * Called once every job has been set up, before any starts, with 0 or the
+	 * set-up's error (so that a collective gate is always entered); a
+	 * non-zero return (a -errno, `err` set) means no job runs.
+	 */
+	int (*gate)(void *ctx, int status, struct errmsg *err);
 	void *gate_ctx;
 	/* called from the caller's thread while the jobs run */
 	void (*tick)(void *ctx, const struct jobs_status *st);
