@@ -13,7 +13,14 @@ work=$(scratch_dir)
 trap 'rm -rf "$work"' EXIT
 # Open MPI refuses root unless told twice (its documented override)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi() { timeout 60 mpirun --oversubscribe -n 3 "$IOMODEL" run "$@"; }
+# Open MPI's own start-up allocations (in components it dlopens and unloads,
+# so LeakSanitizer cannot even name them) are never freed: in an ASan build
+# the ranks check memory errors but not leaks. iomodel's own code on these
+# paths is leak-checked standalone, where ranks.h takes the same calls.
+mpi() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		timeout 60 mpirun --oversubscribe -n 3 "$IOMODEL" run "$@"
+}
 
 status=$(run_status "$IOMODEL" run --target "$work/f.%r" --ios 10)
 ok "%r outside mpirun: exit 2" [ "$status" = 2 ]
