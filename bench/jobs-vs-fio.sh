@@ -75,15 +75,9 @@ run_case() {
 		cmd=("${fio[@]}" --ioengine=io_uring $(fio_target) --iodepth=32 "${FIO_BEST_FLAGS[@]}") ;;
 	esac
 	busy=$(python3 "$HELPER" quiet --threshold 0.25 --max-wait "$QUIET_WAIT")
-	if [ "$kind" = iomodel ]; then
-		python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" --tool iomodel \
-			--rep "$rep" --kind iomodel --busy "$busy" --raw "$OUTDIR/$case.$rep.json" \
-			-- "${cmd[@]}"
-	else
-		python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" --tool fio \
-			--rep "$rep" --kind fio --busy "$busy" --raw "$OUTDIR/$case.$rep.json" \
-			-- "${cmd[@]}"
-	fi
+	python3 "$HELPER" run --records "$OUTDIR/records.jsonl" --case "$case" --tool "$kind" \
+		--rep "$rep" --kind "$kind" --busy "$busy" --raw "$OUTDIR/$case.$rep.json" \
+		-- "${cmd[@]}"
 }
 
 note "target: $TARGET_DESC; $REPEAT rounds of ${#CASES[@]} runs of ${RUNTIME}s; raw JSON in $OUTDIR"
@@ -124,10 +118,17 @@ def ratio(name, a, b, goal=None):
 print()
 ratio("null: --jobs 2 / one job", "null2", "null1", 1.8)
 ratio("null: iomodel --jobs 2 / fio --numjobs=2", "null2", "fio-null2", 2.0)
+cpu1 = statistics.median(r["proc_cpu_s"] / r["ios"] for r in recs if r["case"] == "null1")
+cpu2 = statistics.median(r["proc_cpu_s"] / r["ios"] for r in recs if r["case"] == "null2")
+print(f"{'null: CPU per IO, one job / --jobs 2':<44} {cpu1 / cpu2:6.2f}  (1.0: a second job costs "
+      f"no CPU per IO, so --jobs 2 scales with the CPUs the machine leaves free)")
 ratio("io_uring QD32: iomodel --jobs 2 / fio defaults", "uring2", "fio-uring2")
 ratio("io_uring QD32: iomodel --jobs 2 / fio best flags", "uring2", "fio-best2")
 wrk = med("uring2", "iowq_threads")
-print(f"io_uring limit: {'the kernel hands every IO to io-wq workers (iou-wrk threads seen: %d): both tools wait on the same kernel threads, so the ratio stays near 1' % wrk if wrk else 'no iou-wrk threads seen: the submitting threads and the device are the limit'}")
+print("io_uring limit: " + ("zram takes no non-blocking IO, so the kernel hands every IO to "
+      "io-wq workers (iou-wrk threads seen: %d); both tools queue on those kernel threads, "
+      "whose CPU (column CPU us/IO) is most of the cost" % wrk if wrk else
+      "no iou-wrk threads seen: the submitting threads and the device are the limit"))
 if sys.argv[2]:
     d = json.load(open(sys.argv[2]))
     ranks = d["ranks"]["per_rank"]

@@ -95,6 +95,9 @@ if command -v script >/dev/null; then
 		"$work/tty.log" >/dev/null 2>&1
 	ok "status line drawn on a terminal" grep -q 'IOPS .*MiB/s .*mean .* 2/2 jobs .*elapsed .*ETA' "$work/tty.log"
 	ok "and cleared before the results" grep -q $'\r *\r' "$work/tty.log"
+	script -qec "$IOMODEL sweep --target null --bs 4k:8k --point-time 1200ms --point-ios 1000000000000 >$work/tty.out" \
+		"$work/tty2.log" >/dev/null 2>&1
+	ok "each point of a sweep shows its status" grep -q '1/2 randread 4 KiB QD1  [0-9]* IOPS' "$work/tty2.log"
 	"$IOMODEL" run --target null --runtime 1500ms --jobs 2 >"$work/p.out" 2>"$work/p.err"
 	ok "nothing on stderr when it is not a terminal" [ ! -s "$work/p.err" ]
 else

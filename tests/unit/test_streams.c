@@ -49,6 +49,22 @@ static void drive_close(struct drive *d)
 	io_buffers_release(&d->bufs);
 }
 
+static struct run_result *results_new(unsigned n)
+{
+	struct run_result *r = malloc(n * sizeof(*r));
+
+	for (unsigned i = 0; i < n; i++)
+		run_result_init(&r[i]);
+	return r;
+}
+
+static void results_free(struct run_result *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		run_result_release(&r[i]);
+	free(r);
+}
+
 static struct job_spec reads(unsigned qd, uint64_t ios, uint64_t seed)
 {
 	return (struct job_spec){ .random = true, .read_pct = 100, .bs = 4096, .align = 4096,
@@ -65,13 +81,11 @@ static bool same_result(const struct run_result *a, const struct run_result *b)
 static void one_stream_is_engine_run(struct check_state *st)
 {
 	struct job_spec spec = reads(4, 3000, 5);
-	struct run_result *r = malloc(2 * sizeof(*r));
+	struct run_result *r = results_new(2);
 	volatile sig_atomic_t stop = 0;
 	struct drive d;
 	struct errmsg err = { 0 };
 
-	run_result_init(&r[0]);
-	run_result_init(&r[1]);
 	CHECK(st, !drive_open(&d, "ssd", 4), "drive");
 	CHECK(st, engine_run(&spec, d.be, &d.bufs, &stop, &r[0], &err) == 0, "%s", err.text);
 	drive_close(&d);
@@ -81,23 +95,19 @@ static void one_stream_is_engine_run(struct check_state *st)
 	drive_close(&d);
 	CHECK(st, same_result(&r[0], &r[1]), "one stream = engine_run: %llu vs %llu ns",
 	      (unsigned long long)r[0].elapsed_ns, (unsigned long long)r[1].elapsed_ns);
-	run_result_release(&r[0]);
-	run_result_release(&r[1]);
-	free(r);
+	results_free(r, 2);
 }
 
 static void streams_share_one_clock(struct check_state *st)
 {
 	struct job_spec specs[2] = { reads(2, 500, 1), reads(3, 800, 2) };
-	struct run_result *r = malloc(3 * sizeof(*r));
+	struct run_result *r = results_new(3);
 	volatile sig_atomic_t stop = 0;
 	struct errmsg err = { 0 };
 	struct drive d;
 	uint64_t before;
 
 	specs[1].read_pct = 0;	/* a writer beside a reader */
-	for (int i = 0; i < 3; i++)
-		run_result_init(&r[i]);
 	CHECK(st, !drive_open(&d, "ssd", 5), "drive");
 	before = backend_now_ns(d.be);
 	CHECK(st, engine_run_streams(specs, 2, d.be, &d.bufs, &stop, r, &err) == 0, "%s",
@@ -115,23 +125,19 @@ static void streams_share_one_clock(struct check_state *st)
 								      : r[1].elapsed_ns),
 	      "merged elapsed is the longest");
 	drive_close(&d);
-	for (int i = 0; i < 3; i++)
-		run_result_release(&r[i]);
-	free(r);
+	results_free(r, 3);
 }
 
 static void error_stops_all(struct check_state *st)
 {
 	struct job_spec specs[2] = { reads(1, 100000, 1), reads(1, 100000, 2) };
-	struct run_result *r = malloc(2 * sizeof(*r));
+	struct run_result *r = results_new(2);
 	volatile sig_atomic_t stop = 0;
 	struct errmsg err = { 0 };
 	struct drive d;
 	int ret;
 
 	specs[1].offset = 1ULL << 30;	/* only this one touches the failing range */
-	run_result_init(&r[0]);
-	run_result_init(&r[1]);
 	CHECK(st, !drive_open(&d, "ssd,fault_eio=1g-2g", 2), "drive");
 	ret = engine_run_streams(specs, 2, d.be, &d.bufs, &stop, r, &err);
 	CHECK(st, ret == -EIO, "returns -EIO: %d", ret);
@@ -140,9 +146,7 @@ static void error_stops_all(struct check_state *st)
 	CHECK(st, r[0].op[IO_READ].ios < 100000, "the other stream stopped too: %llu",
 	      (unsigned long long)r[0].op[IO_READ].ios);
 	drive_close(&d);
-	run_result_release(&r[0]);
-	run_result_release(&r[1]);
-	free(r);
+	results_free(r, 2);
 }
 
 static void merged_percentiles_exact(struct check_state *st)
