@@ -138,6 +138,7 @@ static void per_job_info(const struct run_options *o, struct run_info *info,
 	if (o->jobs.per_job) {
 		info->job_specs = specs;
 		info->job_results = res->job;
+		info->job_nodes = res->node;
 	}
 }
 

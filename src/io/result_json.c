@@ -136,6 +136,7 @@ struct rows {
 	const struct job_spec *specs;
 	const struct run_result *results;
 	const int *cpus;
+	const int *nodes;
 };
 
 static json_t *row_results_json(const struct run_info *info, const struct rows *rows,
@@ -170,8 +171,10 @@ static json_t *rows_json(const struct run_info *info, const struct rows *rows)
 		const struct job_spec *s = &rows->specs[j];
 		const struct run_result *r = &rows->results[j];
 
-		json_array_append_new(arr, json_pack("{s:i,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
+		json_array_append_new(arr, json_pack("{s:i,s:o,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
 			"index", (int)j, "cpu", rows->cpus ? json_integer(rows->cpus[j]) : json_null(),
+			"numa_node", rows->nodes && rows->nodes[j] >= 0 ? json_integer(rows->nodes[j])
+								       : json_null(),
 			"offset", (json_int_t)s->offset, "length", (json_int_t)s->length,
 			"seed", (json_int_t)s->seed, "qd", s->qd,
 			"seconds", (double)r->elapsed_ns / 1e9, "interrupted", r->interrupted,
@@ -183,7 +186,7 @@ static json_t *rows_json(const struct run_info *info, const struct rows *rows)
 static json_t *ranks_json(const struct run_info *info)
 {
 	const struct ranks_report *rr = info->ranks;
-	struct rows rows = { rr->count, rr->specs, rr->results, NULL };
+	struct rows rows = { rr->count, rr->specs, rr->results, NULL, NULL };
 	json_t *obj = json_pack("{s:i,s:i,s:{s:i,s:f},s:{s:i,s:f},s:f}",
 		"count", (int)rr->count, "outstanding_ios", (int)rr->outstanding,
 		"fastest", "rank", (int)rr->fastest, "seconds", (double)rr->fastest_ns / 1e9,
@@ -205,7 +208,8 @@ static json_t *jobs_json(const struct run_info *info)
 
 	if (obj && info->job_results)
 		json_object_set_new(obj, "per_job", rows_json(info, &(struct rows){ info->jobs,
-				    info->job_specs, info->job_results, info->job_cpus }));
+				    info->job_specs, info->job_results, info->job_cpus,
+				    info->job_nodes }));
 	return obj;
 }
 

@@ -54,6 +54,7 @@ struct run_info {
 	const struct job_spec *job_specs;
 	const struct run_result *job_results;
 	const int *job_cpus;			/* the CPU each job was pinned to, -1 none; or NULL */
+	const int *job_nodes;			/* the memory node of each job's buffers, -1 unknown */
 	const struct ranks_report *ranks;	/* an MPI run, or NULL */
 };
 

@@ -15,11 +15,14 @@
 #include "jobs.h"
 
 #include <errno.h>
+#include <linux/mempolicy.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/merge.h"
 #include "engine/offsets.h"
@@ -106,8 +109,12 @@ int jobs_result_init(struct jobs_result *res, unsigned n)
 {
 	memset(res, 0, sizeof(*res));
 	res->job = calloc(n, sizeof(*res->job));
-	if (!res->job)
+	res->node = calloc(n, sizeof(*res->node));
+	if (!res->job || !res->node) {
+		free(res->job);
+		free(res->node);
 		return -ENOMEM;
+	}
 	res->n = n;
 	for (unsigned i = 0; i < n; i++)
 		run_result_init(&res->job[i]);
@@ -121,6 +128,7 @@ void jobs_result_release(struct jobs_result *res)
 		run_result_release(&res->job[i]);
 	run_result_release(&res->merged);
 	free(res->job);
+	free(res->node);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -138,6 +146,19 @@ static int pin(struct worker *w)
 	ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	return ret ? errmsg_set(&w->err, -ret, "job %u: cannot run on cpu %d: %s",
 				w->first, cpu, strerror(ret)) : 0;
+}
+
+/*
+ * The memory node holding the page at `addr` (faulting it in from this
+ * thread if it was never touched), or -1 when the kernel does not say.
+ */
+static int memory_node(void *addr)
+{
+	int node = -1;
+
+	if (syscall(SYS_get_mempolicy, &node, NULL, 0UL, addr, MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
 }
 
 /* Count this worker ready, then wait for the caller's word; true: run. */
@@ -178,6 +199,8 @@ static void *worker_main(void *arg)
 	if (!w->ret)
 		w->ret = measure_job_open(js->m, spec, &w->mj, &w->info, &w->err);
 	pthread_mutex_unlock(&js->lock);
+	for (unsigned i = 0; i < w->count; i++)
+		js->res->node[w->first + i] = w->ret ? -1 : memory_node(w->mj.bufs.base);
 	if (wait_for_start(js) && !w->ret)
 		w->ret = run_worker_jobs(w);
 	pthread_mutex_lock(&js->lock);

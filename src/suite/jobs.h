@@ -61,6 +61,7 @@ struct jobs_options {
 struct jobs_result {
 	unsigned n;
 	struct run_result *job;		/* n results */
+	int *node;			/* n: the memory node holding each job's buffers, -1 unknown */
 	struct run_result merged;
 	unsigned failed_job;		/* the job whose error is reported, when one failed */
 };

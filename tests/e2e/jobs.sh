@@ -33,6 +33,20 @@ ok "table run with --per-job exits 0" [ $? -eq 0 ]
 ok "table names the jobs and outstanding IOs" grep -q 'queue depth 1 per job x 2 jobs (2 IOs outstanding)' "$work/t.txt"
 ok "table has a row per job, pinned to cpu 0" [ "$(grep -cE '^[01] +0 read' "$work/t.txt")" = 2 ]
 
+# --- NUMA: a pinned job's buffers are on its CPU's memory node -----------------
+cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
+"$IOMODEL" run --target "$work/numa.bin" --size 4m --jobs 2 --cpus "$cpus" --ios 50 --per-job \
+	--json >"$work/numa.json"
+ok "file --jobs 2 --cpus $cpus exits 0" [ $? -eq 0 ]
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+echo "note: this machine has $nodes memory node(s)"
+for j in 0 1; do
+	cpu=$(json "$work/numa.json" "d['jobs']['per_job'][$j]['cpu']")
+	want=$(ls -d /sys/devices/system/cpu/cpu"$cpu"/node[0-9]* 2>/dev/null | sed 's/.*node//')
+	ok "job $j on cpu $cpu: buffers on its node (${want:-?})" \
+		[ "$(json "$work/numa.json" "d['jobs']['per_job'][$j]['numa_node']")" = "${want:-None}" ]
+done
+
 # --- a file, split into slices -------------------------------------------------
 "$IOMODEL" run --target "$work/f.bin" --size 8m --rw read --bs 64k --jobs 2 --split \
 	--ios 64 --per-job --json >"$work/f.json"
