@@ -53,11 +53,14 @@ static void silence(void)
 
 int ranks_init(struct ranks *r, int *argc, char ***argv, struct errmsg *err)
 {
+	int provided;
+
 	*r = (struct ranks){ .rank = 0, .size = 1, .mpi = false };
 	if (!launched_by_mpirun())
 		return 0;
-	if (MPI_Init(argc, argv) != MPI_SUCCESS)
-		return errmsg_set(err, -EIO, "cannot join the MPI job (MPI_Init failed)");
+	/* the jobs' worker threads never call MPI: only the main thread does */
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+		return errmsg_set(err, -EIO, "cannot join the MPI job (MPI_Init_thread failed)");
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &r->size);

@@ -7,10 +7,12 @@
  * touch the measure_target: notices, a simulated drive's clock) run under
  * `lock`. The start gate is `lock` + `cond`: workers count themselves ready
  * and wait for `go`, which the caller sets once all are ready (or when one
- * could not be created) after the caller's `gate`. The workers' stop flag
- * `stop` is set by the caller (signal) or by a worker that failed; it is
- * written and read with __atomic builtins, as are `finished` and the live
- * counts the caller reads for `tick` (relaxed: a count may be a batch old).
+ * could not be created) after the caller's `gate`; `finished` (under `lock`,
+ * signalled on `cond`) wakes the caller as soon as the last worker ends.
+ * The workers' stop flag `stop` is set by the caller (signal) or by a worker
+ * that failed; it is written and read with __atomic builtins, as are the
+ * live counts the caller reads for `tick` (relaxed: a count may be a batch
+ * old).
  */
 #include "jobs.h"
 
@@ -210,7 +212,10 @@ static void *worker_main(void *arg)
 	if (w->ret)
 		__atomic_store_n(&js->stop, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&js->finished, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&js->lock);
+	js->finished++;
+	pthread_cond_broadcast(&js->cond);
+	pthread_mutex_unlock(&js->lock);
 	return NULL;
 }
 
@@ -266,14 +271,32 @@ static int open_gate(struct jobs *js, unsigned created, struct errmsg *err)
 	return ret;
 }
 
+/* Wait until every worker ends (woken at once by the last), or WATCH_INTERVAL_NS. */
+static bool wait_a_while(struct jobs *js, unsigned created)
+{
+	struct timespec until;
+	bool all_done;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += WATCH_INTERVAL_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&js->lock);
+	if (js->finished < created)
+		pthread_cond_timedwait(&js->cond, &js->lock, &until);
+	all_done = js->finished >= created;
+	pthread_mutex_unlock(&js->lock);
+	return all_done;
+}
+
 /* Until every worker ends: pass the stop flag on, tick. */
 static void watch(struct jobs *js, unsigned created, const volatile sig_atomic_t *stop)
 {
-	const struct timespec pause = { 0, WATCH_INTERVAL_NS };
 	struct jobs_status st;
 
-	while (__atomic_load_n(&js->finished, __ATOMIC_ACQUIRE) < created) {
-		nanosleep(&pause, NULL);
+	while (!wait_a_while(js, created)) {
 		if (*stop)
 			__atomic_store_n(&js->stop, 1, __ATOMIC_RELAXED);
 		if (js->o->tick) {
@@ -334,6 +357,7 @@ int jobs_run(struct measure_target *m, struct job_spec *specs, unsigned n,
 	struct jobs js = { .m = m, .specs = specs, .n = n, .o = o, .res = res };
 	bool streams = m->t.kind == TARGET_SIM && n > 1;
 	const char *rw = info->rw;
+	pthread_condattr_t attr;
 	unsigned created = 0;
 	int ret;
 
@@ -345,7 +369,10 @@ int jobs_run(struct measure_target *m, struct job_spec *specs, unsigned n,
 	if (streams)
 		combine(&js);
 	pthread_mutex_init(&js.lock, NULL);
-	pthread_cond_init(&js.cond, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&js.cond, &attr);
+	pthread_condattr_destroy(&attr);
 	for (unsigned i = 0; i < js.n_workers; i++) {
 		struct worker *w = &js.w[i];
 
