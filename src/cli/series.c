@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/live_status.h"
+#include "engine/merge.h"
 #include "util/units.h"
 
 void series_init(struct series *s, struct measure_target *m,
@@ -113,6 +114,7 @@ static int measure_job(struct series *s, struct job_spec *job, const char *rw,
 	info.spec = job;
 	job->qd = specs[0].qd;
 	info.split = s->split;
+	s->last_info = info;
 	if (ret) {
 		progress_end(&s->progress);
 		return info.engine ? report_job_error(s->jobs > 1 ? "job" : NULL, res->failed_job,
@@ -122,8 +124,9 @@ static int measure_job(struct series *s, struct job_spec *job, const char *rw,
 	return keep_point(s, job, &info, &res->merged);
 }
 
+/* One point (its `jobs` jobs); the merged result also into `r` when given. */
 static int measure_point(struct series *s, struct job_spec *job, const char *rw,
-			 const char *what)
+			 const char *what, struct run_result *r)
 {
 	struct job_spec *specs = calloc(s->jobs, sizeof(*specs));
 	struct jobs_result res;
@@ -135,9 +138,20 @@ static int measure_point(struct series *s, struct job_spec *job, const char *rw,
 		return EXIT_FAILED;
 	}
 	status = measure_job(s, job, rw, what, specs, &res);
+	if (r && (status == EXIT_OK || status == EXIT_INTERRUPTED || status == EXIT_FAILED) &&
+	    run_result_merge(r, &res.merged)) {
+		fprintf(stderr, "iomodel: out of memory\n");
+		status = EXIT_FAILED;
+	}
 	jobs_result_release(&res);
 	free(specs);
 	return status;
+}
+
+int series_run_job(struct series *s, struct job_spec *job, const char *rw,
+		   struct run_result *r)
+{
+	return measure_point(s, job, rw, rw, r);
 }
 
 int series_measure(struct series *s, const struct sweep_plan *plan, const char *rw)
@@ -154,9 +168,54 @@ int series_measure(struct series *s, const struct sweep_plan *plan, const char *
 		snprintf(what, sizeof(what), "%zu/%zu %s %s QD%u", s->done + 1, s->progress.total,
 			 rw, size, job.qd);
 		progress_update(&s->progress, s->done, what + strcspn(what, " ") + 1);
-		status = measure_point(s, &job, rw, what);
+		status = measure_point(s, &job, rw, what, NULL);
 		s->done++;
 	}
 	progress_update(&s->progress, s->done, "");
+	return status;
+}
+
+static void round_figures(const struct job_spec *job, const struct run_result *r,
+			  struct steady_round *out)
+{
+	const struct op_result *op = &r->op[job->read_pct ? IO_READ : IO_WRITE];
+	double secs = (double)r->elapsed_ns / 1e9;
+
+	*out = (struct steady_round){ 0 };
+	if (secs <= 0 || !op->ios)
+		return;
+	out->iops = (double)op->ios / secs;
+	out->mib_s = (double)op->bytes / secs / MIB;
+	out->mean_lat_s = hist_mean(&op->lat) / 1e9;
+}
+
+int series_until_steady(struct series *s, struct job_spec *job, const char *rw,
+			const struct steady_rule *rule, struct run_result *r,
+			struct steady_result *out)
+{
+	size_t max = rule->max_rounds < STEADY_MAX_ROUNDS ? rule->max_rounds : STEADY_MAX_ROUNDS;
+	double iops[STEADY_MAX_ROUNDS];
+	uint64_t seed = job->seed;
+	int status = EXIT_OK;
+
+	memset(out, 0, sizeof(*out));
+	while (out->n < max && !out->eval.reached && status == EXIT_OK) {
+		char what[80];
+
+		snprintf(what, sizeof(what), "%s round %zu", rw, out->n + 1);
+		progress_update(&s->progress, s->done, what);
+		job->seed = seed + out->n;
+		run_result_release(r);
+		run_result_init(r);
+		status = series_run_job(s, job, rw, r);
+		s->done++;
+		if (status != EXIT_OK)
+			break;
+		round_figures(job, r, &out->rounds[out->n]);
+		iops[out->n] = out->rounds[out->n].iops;
+		out->n++;
+		steady_state_check(rule, iops, out->n, &out->eval);
+	}
+	job->seed = seed;
 	return status;
 }
