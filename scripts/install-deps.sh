@@ -15,6 +15,7 @@ packages=(
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
 	chromium                                 # tests: the report rendered by a browser
 	fio                                      # bench/: the peer iomodel is compared with
+	libopenmpi-dev openmpi-bin               # optional: mpirun -n N iomodel run (build: mpi on)
 )
 
 missing=()

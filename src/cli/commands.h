@@ -26,6 +26,9 @@ struct errmsg;
 int exit_status_of_error(int ret);
 void print_new_notices(const struct measure_target *m, unsigned *printed);
 int report_run_error(const struct run_result *r, const struct errmsg *err);
+/* The same, naming the job ("job 2: read error at …") when `label` is given. */
+int report_job_error(const char *label, unsigned index, const struct run_result *r,
+		     const struct errmsg *err);
 
 struct drive_model;
 /*

@@ -5,6 +5,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "commands.h"
+#include "ranks.h"
 
 
 static void usage(FILE *f)
@@ -59,7 +60,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-		printf("iomodel %s\n", IOMODEL_VERSION);
+		printf("iomodel %s\nmpi: %s\n", IOMODEL_VERSION, ranks_available() ? "on" : "off");
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "run"))

@@ -315,9 +315,9 @@ int cmd_profile(int argc, char **argv)
 	if (status) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = exit_status_of_error(status);
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	}
 	status = profile_run(&o, &m, stop);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }

@@ -17,7 +17,7 @@ void progress_init(struct progress *p, size_t total)
 	p->start_ns = monotonic_ns();
 }
 
-static void format_eta(char *buf, size_t len, double s)
+void progress_format_eta(char *buf, size_t len, double s)
 {
 	long secs = (long)(s + 0.5);
 
@@ -34,18 +34,26 @@ void progress_update(struct progress *p, size_t done, const char *what)
 	char bar[BAR + 1], eta[32], line[200];
 	double elapsed = (double)(monotonic_ns() - p->start_ns) / 1e9;
 	size_t fill = p->total ? done * BAR / p->total : BAR;
-	int len;
 
 	if (!p->on)
 		return;
 	memset(bar, '#', fill);
 	memset(bar + fill, '.', BAR - fill);
 	bar[BAR] = '\0';
-	format_eta(eta, sizeof(eta), done ? elapsed / (double)done * (double)(p->total - done) : -1);
-	len = snprintf(line, sizeof(line), "[%s] %zu/%zu  %s  ETA %s", bar, done, p->total, what,
-		       eta);
-	fprintf(stderr, "\r%s%*s", line, p->width > (size_t)len ? (int)(p->width - (size_t)len) : 0, "");
-	p->width = (size_t)len;
+	progress_format_eta(eta, sizeof(eta),
+			    done ? elapsed / (double)done * (double)(p->total - done) : -1);
+	snprintf(line, sizeof(line), "[%s] %zu/%zu  %s  ETA %s", bar, done, p->total, what, eta);
+	progress_show(p, line);
+}
+
+void progress_show(struct progress *p, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (!p->on)
+		return;
+	fprintf(stderr, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");
+	p->width = len;
 	fflush(stderr);
 }
 

@@ -23,4 +23,9 @@ void progress_update(struct progress *p, size_t done, const char *what);
 /* Clear the line. */
 void progress_end(struct progress *p);
 
+/* Draw `line` in place of the last one (when on). */
+void progress_show(struct progress *p, const char *line);
+/* "7s", "2m05s", or "--" for a negative time. */
+void progress_format_eta(char *buf, size_t len, double seconds);
+
 #endif

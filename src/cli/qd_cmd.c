@@ -223,7 +223,7 @@ static int qd_run(struct qd_options *o, struct measure_target *m, const volatile
 	struct series s;
 	size_t n = 0;
 	bool fitted;
-	int status = series_check(m, &o->plan);
+	int status = series_check(m, &o->plan, 1, false);
 
 	if (status)
 		return status;
@@ -266,7 +266,7 @@ int cmd_qd(int argc, char **argv)
 	if (status) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = exit_status_of_error(status);
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	}
 	series_default_bounds(&m, &o.plan);
 	o.plan.point_ios = m.t.kind == TARGET_SIM ? 50000 : 20000;
@@ -277,5 +277,5 @@ int cmd_qd(int argc, char **argv)
 	o.plan.seed = o.seed;
 	status = qd_run(&o, &m, stop);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }

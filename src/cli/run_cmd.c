@@ -1,8 +1,14 @@
 /*
  * run_cmd.c — `iomodel run`: open the target (a file, a device, null or a
- * simulated drive; suite/measure.h), check the job against it, run it and
- * print the results. A file created for the run is removed again, also when
- * a check fails.
+ * simulated drive; suite/measure.h), check the job against it, run its jobs
+ * (suite/jobs.h) and print the results. A file created for the run is
+ * removed again, also when a check fails.
+ *
+ * Launched by mpirun, every step that can fail is followed by an agreement
+ * of the ranks (cli/ranks.h), so that all ranks go on or all stop, and rank
+ * 0 prints the first failing rank's message; the results of all ranks are
+ * gathered to rank 0 and printed as one record. Standalone, the agreements
+ * and the gathering are the rank's own.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,10 +16,14 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live_status.h"
+#include "cli/ranks.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
 #include "io/run_output.h"
+#include "engine/merge.h"
+#include "suite/jobs.h"
 #include "suite/measure.h"
 
 static int print_results(const struct run_options *o, const struct run_info *info,
@@ -43,51 +53,190 @@ void print_new_notices(const struct measure_target *m, unsigned *printed)
 		fprintf(stderr, "iomodel: notice: %s\n", m->notices[*printed].text);
 }
 
-int report_run_error(const struct run_result *r, const struct errmsg *err)
+/* A job's failed IO (or `err` when no IO failed) as one line, without "iomodel: ". */
+static void job_error_text(struct errmsg *out, const char *label, unsigned index,
+			   const struct run_result *r, const struct errmsg *err)
 {
 	const struct run_error *e = &r->error;
+	char who[32] = "";
 
-	if (!e->set) {
-		fprintf(stderr, "iomodel: %s\n", err->text);
-	} else if (e->result < 0) {
-		fprintf(stderr, "iomodel: %s error at offset %llu: %s\n",
-			io_op_name(e->op), (unsigned long long)e->offset,
-			strerror((int)-e->result));
-	} else {
-		fprintf(stderr, "iomodel: short %s at offset %llu: %lld of %u bytes\n",
-			io_op_name(e->op), (unsigned long long)e->offset,
-			(long long)e->result, e->length);
-	}
+	if (label)
+		snprintf(who, sizeof(who), "%s %u: ", label, index);
+	if (!e->set)
+		errmsg_set(out, -EIO, "%s%s", who, err->text);
+	else if (e->result < 0)
+		errmsg_set(out, -EIO, "%s%s error at offset %llu: %s", who, io_op_name(e->op),
+			   (unsigned long long)e->offset, strerror((int)-e->result));
+	else
+		errmsg_set(out, -EIO, "%sshort %s at offset %llu: %lld of %u bytes", who,
+			   io_op_name(e->op), (unsigned long long)e->offset,
+			   (long long)e->result, e->length);
+}
+
+int report_job_error(const char *label, unsigned index, const struct run_result *r,
+		     const struct errmsg *err)
+{
+	struct errmsg line;
+
+	job_error_text(&line, label, index, r, err);
+	fprintf(stderr, "iomodel: %s\n", line.text);
 	return EXIT_FAILED;
 }
 
-static int run_job(struct run_options *o, struct measure_target *m,
-		   const volatile sig_atomic_t *stop)
+int report_run_error(const struct run_result *r, const struct errmsg *err)
+{
+	return report_job_error(NULL, 0, r, err);
+}
+
+/* Under mpirun with --split, this rank's slice of the region. 0 or -EINVAL. */
+static int rank_slice(struct job_spec *spec, const struct ranks *rk, struct errmsg *err)
+{
+	struct job_spec *slices = calloc((size_t)rk->size, sizeof(*slices));
+	int ret = slices ? jobs_specs_from(spec, (unsigned)rk->size, true, slices, err) : -ENOMEM;
+
+	if (!ret) {
+		spec->offset = slices[rk->rank].offset;
+		spec->length = slices[rk->rank].length;
+	} else if (ret == -ENOMEM) {
+		errmsg_set(err, ret, "out of memory");
+	} else {
+		errmsg_set(err, ret, "%s (split over %d ranks)", err->text, rk->size);
+	}
+	free(slices);
+	return ret;
+}
+
+/* The specs of the run's jobs, each checked against the target: 0 or an exit status. */
+static int make_specs(struct run_options *o, const struct ranks *rk,
+		      const struct measure_target *m, struct job_spec *specs, struct errmsg *err)
+{
+	if (!o->length_set)
+		o->spec.length = 0;
+	if (measure_check_job(m, &o->spec, err))
+		return EXIT_BAD_INPUT;
+	if (rk->size > 1 && o->jobs.split && rank_slice(&o->spec, rk, err))
+		return EXIT_BAD_INPUT;
+	/* every job of every rank its own seed: rank r's job i gets the seed of job r·jobs + i */
+	o->spec.seed = (o->spec.seed + (uint64_t)rk->rank * o->jobs.jobs * 0x9e3779b97f4a7c15ULL) &
+		       INT64_MAX;
+	if (jobs_specs_from(&o->spec, o->jobs.jobs, o->jobs.split, specs, err))
+		return EXIT_BAD_INPUT;
+	for (unsigned i = 0; i < o->jobs.jobs; i++)
+		if (measure_check_job(m, &specs[i], err))
+			return EXIT_BAD_INPUT;
+	return EXIT_OK;
+}
+
+static void per_job_info(const struct run_options *o, struct run_info *info,
+			 const struct job_spec *specs, const struct jobs_result *res, int *cpus)
+{
+	info->spec = &o->spec;
+	info->split = o->jobs.split;
+	info->job_label = "job";
+	for (unsigned i = 0; o->jobs.n_cpus && i < o->jobs.jobs; i++)
+		cpus[i] = o->jobs.cpus[i % o->jobs.n_cpus];
+	info->job_cpus = o->jobs.n_cpus ? cpus : NULL;
+	if (o->jobs.per_job) {
+		info->job_specs = specs;
+		info->job_results = res->job;
+		info->job_nodes = res->node;
+	}
+}
+
+/* Rank 0: the ranks' results merged into `all` + size, fastest and slowest. */
+static int merge_ranks(const struct ranks *rk, struct run_result *all, struct job_spec *specs,
+		       bool per_rank, unsigned outstanding, struct ranks_report *rr)
+{
+	struct run_result *merged = &all[rk->size];
+
+	*rr = (struct ranks_report){ .count = (unsigned)rk->size, .fastest_ns = UINT64_MAX,
+				     .outstanding = outstanding * (unsigned)rk->size };
+	for (int i = 0; i < rk->size; i++) {
+		if (run_result_merge(merged, &all[i]))
+			return -ENOMEM;
+		if (all[i].elapsed_ns < rr->fastest_ns) {
+			rr->fastest_ns = all[i].elapsed_ns;
+			rr->fastest = (unsigned)i;
+		}
+		if (all[i].elapsed_ns >= rr->slowest_ns) {
+			rr->slowest_ns = all[i].elapsed_ns;
+			rr->slowest = (unsigned)i;
+		}
+	}
+	if (per_rank) {
+		rr->specs = specs;
+		rr->results = all;
+	}
+	return 0;
+}
+
+/* Gather the ranks' results and print them (rank 0). Returns an exit status. */
+static int print_ranks(const struct run_options *o, const struct ranks *rk,
+		       struct run_info *info, const struct run_result *mine, int status)
+{
+	struct run_result *all = calloc((size_t)rk->size + 1, sizeof(*all));
+	struct job_spec *specs = calloc((size_t)rk->size, sizeof(*specs));
+	struct ranks_report rr;
+	int ret = all && specs ? 0 : -ENOMEM;
+
+	for (int i = 0; !ret && i <= rk->size; i++)
+		run_result_init(&all[i]);
+	if (!ret)
+		ret = ranks_gather(rk, mine, info->spec, all, specs);
+	if (!ret && rk->mpi && !rk->rank)
+		ret = merge_ranks(rk, all, specs, o->jobs.per_job, info->total_qd, &rr);
+	if (!ret && rk->mpi) {
+		info->ranks = &rr;
+		info->job_specs = NULL;		/* the rows are the ranks' */
+		info->job_results = NULL;
+	}
+	if (!ret && !rk->rank && print_results(o, info, rk->mpi ? &all[rk->size] : mine))
+		ret = -EIO;
+	for (int i = 0; all && specs && i <= rk->size; i++)
+		run_result_release(&all[i]);
+	free(all);
+	free(specs);
+	return ret && status == EXIT_OK ? EXIT_FAILED : status;
+}
+
+static int run_jobs(struct run_options *o, const struct ranks *rk, struct measure_target *m,
+		    const volatile sig_atomic_t *stop, struct job_spec *specs, int *cpus)
 {
 	struct run_info info = { .rw = o->rw };
-	struct run_result *r = malloc(sizeof(*r));
-	struct errmsg err;
+	struct live_status live;
+	struct jobs_options jo = { .cpus = o->jobs.n_cpus ? o->jobs.cpus : NULL,
+				   .n_cpus = o->jobs.n_cpus, .tick = live_status_tick,
+				   .tick_ctx = &live, .gate = ranks_gate, .gate_ctx = (void *)rk };
+	struct jobs_result res;
+	struct errmsg err = { 0 }, line = { 0 };
 	unsigned printed = 0;
-	int status, ret;
+	int ret, status;
 
-	if (!r) {
+	if (jobs_result_init(&res, o->jobs.jobs)) {
 		fprintf(stderr, "iomodel: out of memory\n");
 		return EXIT_FAILED;
 	}
-	run_result_init(r);
-	ret = measure_run(m, &o->spec, stop, r, &info, &err);
+	live_status_start(&live, NULL, NULL, m->t.kind == TARGET_SIM,
+			  o->spec.runtime_ns ? o->spec.runtime_ns + o->spec.ramp_ns : 0);
+	ret = jobs_run(m, specs, o->jobs.jobs, &jo, stop, &res, &info, &err);
+	live_status_end(&live);
 	print_new_notices(m, &printed);
-	if (ret && !info.engine) {	/* nothing ran: no results to print */
+	if (ret && !info.engine) {	/* nothing ran (on any rank): no results to print */
+		status = ranks_agree(rk, EXIT_FAILED, ret != -ECANCELED, &err);
 		fprintf(stderr, "iomodel: %s\n", err.text);
-		status = EXIT_FAILED;
 	} else {
-		status = ret ? report_run_error(r, &err)
-			     : r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
-		if (print_results(o, &info, r) && status == EXIT_OK)
-			status = EXIT_FAILED;
+		if (ret)
+			job_error_text(&line, o->jobs.jobs > 1 ? "job" : NULL, res.failed_job,
+				       &res.job[res.failed_job], &err);
+		status = ranks_agree(rk, ret ? EXIT_FAILED : res.merged.interrupted
+					      ? EXIT_INTERRUPTED : EXIT_OK, true, &line);
+		if (status == EXIT_FAILED)
+			fprintf(stderr, "iomodel: %s\n", line.text);
+		o->spec.qd = specs[0].qd;	/* psync may have lowered it */
+		per_job_info(o, &info, specs, &res, cpus);
+		status = print_ranks(o, rk, &info, &res.merged, status);
 	}
-	run_result_release(r);
-	free(r);
+	jobs_result_release(&res);
 	return status;
 }
 
@@ -157,6 +306,8 @@ static int run_until_steady(struct run_options *o, struct measure_target *m,
 	steady_rule_snia(&rule);
 	rule.max_rounds = o->max_rounds;
 	series_init(&s, m, stop, rule.max_rounds, false);
+	s.jobs = o->jobs.jobs;
+	s.split = o->jobs.split;
 	run_result_init(r);
 	status = series_until_steady(&s, &o->spec, o->rw, &rule, r, sr);
 	progress_end(&s.progress);
@@ -171,34 +322,95 @@ static int run_until_steady(struct run_options *o, struct measure_target *m,
 	return status;
 }
 
-int cmd_run(int argc, char **argv)
+/* Replace every "%r" of the target with the rank; refused outside mpirun. */
+static int rank_target(struct run_options *o, const struct ranks *rk, char *buf, size_t len)
+{
+	const char *path = o->target.path, *p;
+	size_t used = 0;
+
+	if (!strstr(path, "%r"))
+		return 0;
+	if (!rk->mpi)
+		return bad("--target '%s': %%r stands for the MPI rank, but this run was not "
+			   "started by mpirun", path);
+	while ((p = strstr(path, "%r")) && used < len) {
+		used += (size_t)snprintf(buf + used, len - used, "%.*s%d", (int)(p - path), path,
+					 rk->rank);
+		path = p + 2;
+	}
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s", path);
+	if (used >= len)
+		return bad("--target '%s': too long", o->target.path);
+	o->target.path = buf;
+	return 0;
+}
+
+/* Open the target and make the jobs' specs: an exit status, agreed by the ranks. */
+static int prepare(struct run_options *o, const struct ranks *rk, struct measure_target *m,
+		   struct job_spec *specs, bool *opened, struct errmsg *err)
+{
+	int ret = measure_open(m, &o->target, o->engine, o->spec.seed, err);
+	int status = ret ? exit_status_of_error(ret) : EXIT_OK;
+
+	*opened = !ret;
+	if (!ret)
+		status = make_specs(o, rk, m, specs, err);
+	status = ranks_agree(rk, status, true, err);
+	if (status)
+		fprintf(stderr, "iomodel: %s\n", err->text);
+	return status;
+}
+
+static int run_command(const struct ranks *rk, int argc, char **argv)
 {
 	const volatile sig_atomic_t *stop;
 	struct measure_target m;
 	struct run_options o;
-	struct errmsg err;
+	struct errmsg err = { 0 };
+	struct job_spec *specs = NULL;
+	int *cpus = NULL;
+	char path[4096];
+	bool opened = false;
 	int ret;
 
 	ret = parse_run_options(&o, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	ret = rank_target(&o, rk, path, sizeof(path));
+	if (ret)
+		return ret;
+	if (o.steady_state && rk->size > 1)
+		return bad("--steady-state: not under mpirun (each rank would decide alone)");
 	stop = signals_install_stop();
 	o.target.stop = stop;
-	ret = measure_open(&m, &o.target, o.engine, o.spec.seed, &err);
-	if (ret) {
-		fprintf(stderr, "iomodel: %s\n", err.text);
-		ret = exit_status_of_error(ret);
-		return signals_exit_status(ret, stop);
-	}
-	if (!o.length_set)
-		o.spec.length = 0;
-	ret = measure_check_job(&m, &o.spec, &err);
-	if (ret) {
-		fprintf(stderr, "iomodel: %s\n", err.text);
-		ret = EXIT_BAD_INPUT;
-	} else {
-		ret = o.steady_state ? run_until_steady(&o, &m, stop) : run_job(&o, &m, stop);
-	}
-	measure_close(&m);
+	specs = calloc(o.jobs.jobs, sizeof(*specs));
+	cpus = calloc(o.jobs.jobs, sizeof(*cpus));
+	if (!specs || !cpus)
+		ret = (fprintf(stderr, "iomodel: out of memory\n"), EXIT_FAILED);
+	else
+		ret = prepare(&o, rk, &m, specs, &opened, &err);
+	if (!ret)
+		ret = o.steady_state ? run_until_steady(&o, &m, stop)
+				     : run_jobs(&o, rk, &m, stop, specs, cpus);
+	if (opened)
+		measure_close(&m);
+	free(specs);
+	free(cpus);
 	return signals_exit_status(ret, stop);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct ranks rk;
+	struct errmsg err;
+	int status;
+
+	if (ranks_init(&rk, &argc, &argv, &err)) {
+		fprintf(stderr, "iomodel: %s\n", err.text);
+		return EXIT_FAILED;
+	}
+	status = run_command(&rk, argc, argv);
+	ranks_finalize(&rk);
+	return status;
 }

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
+#include "suite/jobs.h"
 #include "util/units.h"
 
 #define MAX_QD 1024
@@ -59,6 +60,15 @@ void cmd_run_usage(FILE *f)
 	      "  --length SIZE        length of the region used (to the end of the target)\n"
 	      "  --seed N             seed of the offsets, the read/write draw and the\n"
 	      "                       data written (1)\n"
+	      "jobs:\n"
+	      "  --jobs N             N jobs at once, 1-1024, each with its own thread,\n"
+	      "                       backend, offsets (seed of its own) and --qd IOs in\n"
+	      "                       flight; one merged result (1)\n"
+	      "  --split              give each job its own slice of the region (default:\n"
+	      "                       every job uses all of it)\n"
+	      "  --per-job            also print each job's results\n"
+	      "  --cpus LIST          pin job i to the i-th CPU of LIST (e.g. 0-3,6), its\n"
+	      "                       buffers then on that CPU's memory node\n"
 	      "stop (whichever comes first; 10s when none is given):\n"
 	      "  --runtime TIME       measured time, e.g. 10s, 500ms, 2m\n"
 	      "  --ios N              number of IOs\n"
@@ -147,6 +157,7 @@ enum option_id {
 	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
 	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_JOBS, OPT_SPLIT, OPT_PER_JOB, OPT_CPUS,
 	OPT_STEADY, OPT_MAX_ROUNDS,
 };
 
@@ -171,11 +182,70 @@ static const struct option run_long_options[] = {
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "per-job", no_argument, NULL, OPT_PER_JOB },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "steady-state", no_argument, NULL, OPT_STEADY },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static int cpu_number(const char *text, size_t len, const char *arg, int *out)
+{
+	char buf[16];
+	uint64_t v;
+
+	if (len == 0 || len >= sizeof(buf))
+		return bad("--cpus '%s': expected CPU numbers and ranges such as 0-3,6", arg);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (parse_count(buf, 0, MAX_CPUS - 1, &v))
+		return bad("--cpus '%s': '%s' is not a CPU number (0-%d)", arg, buf, MAX_CPUS - 1);
+	*out = (int)v;
+	return 0;
+}
+
+static bool cpu_allowed(int cpu, const int *allowed, int n_allowed)
+{
+	for (int i = 0; i < n_allowed; i++)
+		if (allowed[i] == cpu)
+			return true;
+	return false;
+}
+
+int cpus_opt(const char *arg, struct jobs_cli *j)
+{
+	int allowed[MAX_CPUS];
+	int n_allowed = jobs_allowed_cpus(allowed, MAX_CPUS);
+	const char *p = arg;
+
+	j->n_cpus = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *dash = memchr(p, '-', len);
+		int lo = 0, hi = 0;
+
+		if (cpu_number(p, dash ? (size_t)(dash - p) : len, arg, &lo) ||
+		    cpu_number(dash ? dash + 1 : p, dash ? len - (size_t)(dash - p) - 1 : len, arg,
+			       &hi))
+			return EXIT_BAD_INPUT;
+		if (hi < lo)
+			return bad("--cpus '%s': range %d-%d runs backwards", arg, lo, hi);
+		for (int c = lo; c <= hi; c++) {
+			if (!cpu_allowed(c, allowed, n_allowed))
+				return bad("--cpus '%s': CPU %d is not one this process may use", arg, c);
+			if (j->n_cpus == MAX_CPUS)
+				return bad("--cpus '%s': more than %d CPUs", arg, MAX_CPUS);
+			j->cpus[j->n_cpus++] = c;
+		}
+		p += len + (p[len] == ',');
+		if (p[-1] == ',' && !*p)
+			return bad("--cpus '%s': ends with a comma", arg);
+	}
+	return j->n_cpus ? 0 : bad("--cpus: empty list");
+}
 
 /* Apply one parsed option; returns 0 or EXIT_BAD_INPUT (message printed). */
 static int apply_run_option(void *ctx, int id, const char *arg)
@@ -222,6 +292,13 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
+	case OPT_JOBS:
+		ret = count_opt("--jobs", arg, 1, JOBS_MAX, &v);
+		o->jobs.jobs = (unsigned)v;
+		break;
+	case OPT_SPLIT: o->jobs.split = true; break;
+	case OPT_PER_JOB: o->jobs.per_job = true; break;
+	case OPT_CPUS: ret = cpus_opt(arg, &o->jobs); break;
 	case OPT_STEADY: o->steady_state = true; break;
 	case OPT_MAX_ROUNDS:
 		ret = count_opt("--max-rounds", arg, 5, 100, &v);
@@ -253,6 +330,8 @@ static int check_options(struct run_options *o)
 		return bad("--bytes: expected 1 byte to 8EiB");
 	if (o->target.size > INT64_MAX || s->offset > INT64_MAX || s->length > INT64_MAX)
 		return bad("--size, --offset and --length must stay below 8EiB");
+	if (o->jobs.per_job && o->format == OUTPUT_CSV)
+		return bad("--per-job: not with --csv (whose rows 'iomodel fit' reads as points)");
 	if (o->rwmix_set && strcmp(o->rw, "rw") && strcmp(o->rw, "randrw"))
 		return bad("--rwmix applies only to --rw rw or randrw, not '%s'", o->rw);
 	if (s->read_pct == 101)
@@ -313,6 +392,7 @@ int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->spec.bs = 4096;
 	o->spec.qd = 1;
 	o->spec.seed = 1;
+	o->jobs.jobs = 1;
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
 	ret = parse_command_line(&(struct command_line){ "run", run_long_options, ":h",

@@ -19,8 +19,24 @@
 
 enum output_format { OUTPUT_TABLE, OUTPUT_JSON, OUTPUT_CSV };
 
+/* Most CPUs --cpus may name (CPU_SETSIZE). */
+#define MAX_CPUS 1024
+
+/* --jobs, --split, --per-job, --cpus: several jobs at once (suite/jobs.h). */
+struct jobs_cli {
+	unsigned jobs;		/* 1 .. JOBS_MAX */
+	bool split;
+	bool per_job;
+	int cpus[MAX_CPUS];	/* --cpus, in the order given */
+	unsigned n_cpus;	/* 0: no pinning */
+};
+
+/* --cpus LIST ("0-3,6"): each CPU one this process may run on. 0 or EXIT_BAD_INPUT. */
+int cpus_opt(const char *arg, struct jobs_cli *j);
+
 struct run_options {
 	struct job_spec spec;
+	struct jobs_cli jobs;
 	struct target_request target;
 	const char *rw;
 	enum backend_kind engine;

@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "suite/steady.h"
 #include "model/points.h"
+#include "suite/jobs.h"
 #include "suite/measure.h"
 #include "suite/sweep.h"
 
@@ -26,17 +27,26 @@ struct series {
 	json_t *runs;			/* NULL, or an array receiving each run's JSON */
 	struct run_info last_info;	/* of the last job run (its spec is the caller's) */
 	struct point_set points;
+	unsigned jobs;			/* jobs at once per point (--jobs), 1 by default */
+	bool split;			/* --split: a slice of the region each */
 };
 
 void series_init(struct series *s, struct measure_target *m,
 		 const volatile sig_atomic_t *stop, size_t total_jobs, bool keep_json);
 void series_release(struct series *s);
 
-/* Check every job of `plan` against the target before anything runs: an exit status. */
-int series_check(const struct measure_target *m, const struct sweep_plan *plan);
+/*
+ * Check every job of `plan` (as `jobs` jobs, split or not) against the target
+ * before anything runs: an exit status.
+ */
+int series_check(const struct measure_target *m, const struct sweep_plan *plan, unsigned jobs,
+		 bool split);
 
 /*
- * Measure every job of `plan`, `rw` naming the workload in the results.
+ * Measure every job of `plan`, `rw` naming the workload in the results; each
+ * point runs s->jobs jobs at once (suite/jobs.h) and its points carry the
+ * IOs outstanding over all of them as their queue depth. On a terminal the
+ * progress line shows each point's live status (cli/live_status.h).
  * Returns an exit status: EXIT_OK, EXIT_BAD_INPUT (a job does not fit the
  * target), EXIT_FAILED (IO error), EXIT_INTERRUPTED.
  */

@@ -337,5 +337,5 @@ int cmd_state(int argc, char **argv)
 	series_release(&s);
 	measure_close(&m);
 	free(sr);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }

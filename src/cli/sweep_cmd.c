@@ -32,6 +32,8 @@ struct series_options {
 	const char *report;		/* --report FILE (characterize) */
 	const char *png_dir;		/* --png-dir DIR (characterize) */
 	bool quick;
+	unsigned jobs;			/* --jobs (sweep) */
+	bool split;
 	/* sweep only */
 	const char *rw;
 	struct sweep_plan plan;
@@ -39,7 +41,7 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -56,6 +58,8 @@ static const struct option sweep_long_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -93,7 +97,9 @@ void cmd_sweep_usage(FILE *f)
 	      "  --point-time TIME    time bound of each point (2s; 600s of simulated time\n"
 	      "                       on sim: drives)\n"
 	      "  --point-ios N        IO bound of each point (5000; 20000 on sim: drives,\n"
-	      "                       which also stop each point after 8GiB)\n"
+	      "                       which also stop each point after 8GiB), per job\n"
+	      "  --jobs N, --split    N jobs at once at every point, as for 'iomodel run';\n"
+	      "                       each point's queue depth is then N x QD outstanding\n"
 	      "  --json | --csv       results as JSON (schema iomodel.sweep/1) or CSV (which\n"
 	      "                       'iomodel fit' reads); default: a table\n", f);
 }
@@ -142,6 +148,11 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 	case OPT_REPORT: o->report = arg; break;
 	case OPT_PNG_DIR: o->png_dir = arg; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
+	case OPT_JOBS:
+		ret = count_opt("--jobs", arg, 1, JOBS_MAX, &lo);
+		o->jobs = (unsigned)lo;
+		break;
+	case OPT_SPLIT: o->split = true; break;
 	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
 	case OPT_ENGINE:
@@ -190,6 +201,7 @@ static void series_options_init(struct series_options *o)
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
 	o->seed = 1;
+	o->jobs = 1;
 	o->rw = "randread";
 	o->plan = (struct sweep_plan){ .random = true, .read_pct = 100, .min_bs = 512,
 				       .max_bs = 512ULL << 20, .min_qd = 1, .max_qd = 1 };
@@ -271,12 +283,14 @@ int cmd_sweep(int argc, char **argv)
 	status = open_series_target(&o, &m, stop);
 	if (status)
 		return signals_exit_status(status, stop);
-	status = series_check(&m, &o.plan);
+	status = series_check(&m, &o.plan, o.jobs, o.split);
 	if (status) {
 		measure_close(&m);
 		return status;
 	}
 	series_init(&s, &m, stop, sweep_count(&o.plan), o.format == OUTPUT_JSON);
+	s.jobs = o.jobs;
+	s.split = o.split;
 	status = series_measure(&s, &o.plan, o.rw);
 	progress_end(&s.progress);
 	if ((status == EXIT_OK || status == EXIT_INTERRUPTED || status == EXIT_FAILED) &&
@@ -359,7 +373,7 @@ static int characterize_series(struct series_options *o, const volatile sig_atom
 		return status;
 	characterize_plans(o, m, plans);
 	for (int i = 0; i < 4 && !status; i++) {
-		status = series_check(m, &plans[i]);
+		status = series_check(m, &plans[i], 1, false);
 		total += sweep_count(&plans[i]);
 	}
 	series_release(s);

@@ -264,3 +264,82 @@ int engine_run(const struct job_spec *spec, struct backend *be,
 		ret = -EIO;
 	return ret;
 }
+
+/* ---- one stream among several on a backend (stream.h, for streams.c) ---- */
+
+int engine_stream_open(struct engine **out, const struct job_spec *spec, struct backend *be,
+		       const struct io_buffers *bufs, unsigned first_slot,
+		       struct run_result *r, struct errmsg *err)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	int ret;
+
+	if (!e)
+		return errmsg_set(err, -ENOMEM, "out of memory for a stream");
+	*e = (struct engine){ .spec = spec, .be = be, .r = r };
+	ret = engine_setup(e, spec, bufs, err);
+	for (unsigned i = 0; !ret && i < spec->qd; i++)
+		e->reqs[i].slot += first_slot;
+	if (ret) {
+		free(e->reqs);
+		free(e->done);
+		free(e);
+		return ret;
+	}
+	*out = e;
+	return 0;
+}
+
+int engine_stream_start(struct engine *e, bool measuring, uint64_t now)
+{
+	int ret = 0;
+
+	start_phase(e, measuring, now);
+	for (unsigned i = 0; i < e->spec->qd && may_issue(e) && !ret; i++)
+		ret = issue(e, &e->reqs[i], now);
+	return ret;
+}
+
+void engine_stream_complete(struct engine *e, const struct io_request *req)
+{
+	complete(e, req);
+}
+
+int engine_stream_reissue(struct engine *e, struct io_request *req, uint64_t now)
+{
+	return may_issue(e) ? issue(e, req, now) : 0;
+}
+
+void engine_stream_stop(struct engine *e)
+{
+	e->stopping = true;
+}
+
+void engine_stream_check_time(struct engine *e, uint64_t duration_ns, uint64_t now)
+{
+	if (duration_ns && now - e->start_ns >= duration_ns)
+		e->stopping = true;
+}
+
+unsigned engine_stream_inflight(const struct engine *e)
+{
+	return e->inflight;
+}
+
+void engine_stream_set_elapsed(struct engine *e)
+{
+	e->r->elapsed_ns = e->last_complete_ns - e->start_ns;
+}
+
+int engine_stream_close(struct engine *e, int ret, struct errmsg *err)
+{
+	if (!ret && e->out_of_memory)
+		ret = errmsg_set(err, -ENOMEM, "out of memory for the per-second timeline; "
+				 "the run ended early");
+	if (!ret && e->r->error.set)
+		ret = -EIO;
+	free(e->reqs);
+	free(e->done);
+	free(e);
+	return ret;
+}

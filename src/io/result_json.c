@@ -152,6 +152,89 @@ static json_t *device_json(const struct sim_report *d)
 	return obj;
 }
 
+/* The rows of jobs or ranks: specs, results and (or NULL) the CPUs they ran on. */
+struct rows {
+	unsigned count;
+	const struct job_spec *specs;
+	const struct run_result *results;
+	const int *cpus;
+	const int *nodes;
+};
+
+static json_t *row_results_json(const struct run_info *info, const struct rows *rows,
+				unsigned j)
+{
+	struct run_info one = *info;
+	struct op_summary sum[2];
+	enum io_op idx[2];
+	unsigned n;
+	json_t *results = json_array();
+
+	one.spec = &rows->specs[j];
+	n = run_summaries(&one, &rows->results[j], sum, idx);
+	for (unsigned i = 0; i < n; i++) {
+		json_t *lat = json_object();
+
+		for (int k = 0; k < 8; k++)
+			json_object_set_new(lat, op_summary_lat_names[k], json_real(sum[i].lat_us[k]));
+		json_array_append_new(results, json_pack("{s:s,s:I,s:I,s:f,s:f,s:f,s:o}",
+			"op", sum[i].op, "ios", (json_int_t)sum[i].ios,
+			"bytes", (json_int_t)sum[i].bytes, "seconds", sum[i].seconds,
+			"iops", sum[i].iops, "mib_s", sum[i].mib_s, "lat_us", lat));
+	}
+	return results;
+}
+
+static json_t *rows_json(const struct run_info *info, const struct rows *rows)
+{
+	json_t *arr = json_array();
+
+	for (unsigned j = 0; j < rows->count; j++) {
+		const struct job_spec *s = &rows->specs[j];
+		const struct run_result *r = &rows->results[j];
+
+		json_array_append_new(arr, json_pack("{s:i,s:o,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
+			"index", (int)j, "cpu", rows->cpus ? json_integer(rows->cpus[j]) : json_null(),
+			"numa_node", rows->nodes && rows->nodes[j] >= 0 ? json_integer(rows->nodes[j])
+								       : json_null(),
+			"offset", (json_int_t)s->offset, "length", (json_int_t)s->length,
+			"seed", (json_int_t)s->seed, "qd", s->qd,
+			"seconds", (double)r->elapsed_ns / 1e9, "interrupted", r->interrupted,
+			"error", error_json(&r->error), "results", row_results_json(info, rows, j)));
+	}
+	return arr;
+}
+
+static json_t *ranks_json(const struct run_info *info)
+{
+	const struct ranks_report *rr = info->ranks;
+	struct rows rows = { rr->count, rr->specs, rr->results, NULL, NULL };
+	json_t *obj = json_pack("{s:i,s:i,s:{s:i,s:f},s:{s:i,s:f},s:f}",
+		"count", (int)rr->count, "outstanding_ios", (int)rr->outstanding,
+		"fastest", "rank", (int)rr->fastest, "seconds", (double)rr->fastest_ns / 1e9,
+		"slowest", "rank", (int)rr->slowest, "seconds", (double)rr->slowest_ns / 1e9,
+		"stonewall_s", (double)(rr->slowest_ns - rr->fastest_ns) / 1e9);
+
+	if (obj && rr->results)
+		json_object_set_new(obj, "per_rank", rows_json(info, &rows));
+	return obj;
+}
+
+static json_t *jobs_json(const struct run_info *info)
+{
+	unsigned n = info->jobs ? info->jobs : 1;
+	json_t *obj = json_pack("{s:i,s:s,s:b,s:i,s:i}", "count", (int)n,
+				"kind", info->job_label ? info->job_label : "job",
+				"split", info->split, "qd_per_job", info->spec->qd,
+				"outstanding_ios", info->jobs ? (int)info->total_qd : (int)info->spec->qd);
+
+	if (obj && info->job_results)
+		json_object_set_new(obj, "per_job", rows_json(info, &(struct rows){ info->jobs,
+				    info->job_specs, info->job_results, info->job_cpus,
+				    info->job_nodes }));
+	return obj;
+}
+
 json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 {
 	struct op_summary sum[2];
@@ -170,6 +253,10 @@ json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 			 "seconds", (double)r->elapsed_ns / 1e9,
 			 "interrupted", r->interrupted, "error", error_json(&r->error),
 			 "cpu", cpu_json(r), "results", results);
+	if (root)
+		json_object_set_new(root, "jobs", jobs_json(info));
+	if (root && info->ranks)
+		json_object_set_new(root, "ranks", ranks_json(info));
 	if (root && info->device)
 		json_object_set_new(root, "device", device_json(info->device));
 	if (root)

@@ -46,6 +46,64 @@ static void print_device(FILE *f, const struct sim_report *d)
 			(unsigned long long)d->faults.bit_flips);
 }
 
+static const char *job_label(const struct run_info *info)
+{
+	return info->job_label ? info->job_label : "job";
+}
+
+static void print_us(FILE *f, double us);
+
+/* One row per job (or rank) and operation type (--per-job). */
+static void print_rows(FILE *f, const struct run_info *info, const char *label, unsigned count,
+		       const struct job_spec *specs, const struct run_result *results,
+		       const int *cpus)
+{
+	fprintf(f, "\n%-5s %4s %-6s %12s %12s %10s %9s  latency in us: %9s %9s %9s %9s\n",
+		label, "cpu", "op", "IOs", "IOPS", "MiB/s", "seconds", "mean", "p50", "p99", "max");
+	for (unsigned j = 0; j < count; j++) {
+		struct run_info one = *info;
+		struct op_summary sum[2];
+		enum io_op idx[2];
+		unsigned n;
+
+		one.spec = &specs[j];
+		n = run_summaries(&one, &results[j], sum, idx);
+		for (unsigned i = 0; i < n; i++) {
+			fprintf(f, "%-5u ", j);
+			if (cpus)
+				fprintf(f, "%4d ", cpus[j]);
+			else
+				fprintf(f, "%4s ", "-");
+			fprintf(f, "%-6s %12llu %12.*f %10.*f %9.3f %15s", sum[i].op,
+				(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 1,
+				sum[i].iops, sum[i].mib_s < 1 ? 5 : 2, sum[i].mib_s,
+				sum[i].seconds, "");
+			print_us(f, sum[i].lat_us[1]);
+			print_us(f, sum[i].lat_us[2]);
+			print_us(f, sum[i].lat_us[5]);
+			print_us(f, sum[i].lat_us[7]);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void print_per_job(FILE *f, const struct run_info *info)
+{
+	const struct ranks_report *rr = info->ranks;
+
+	if (info->job_results)
+		print_rows(f, info, job_label(info), info->jobs, info->job_specs,
+			   info->job_results, info->job_cpus);
+	if (!rr)
+		return;
+	fprintf(f, "\nranks: %u (%u IOs outstanding in all); fastest rank %u (%.3f s), "
+		"slowest rank %u (%.3f s): stonewall %.3f ms\n", rr->count, rr->outstanding,
+		rr->fastest, (double)rr->fastest_ns / 1e9, rr->slowest,
+		(double)rr->slowest_ns / 1e9, (double)(rr->slowest_ns - rr->fastest_ns) / 1e6);
+	if (rr->results)
+		print_rows(f, info, "rank", rr->count, rr->specs, rr->results, NULL);
+}
+
 /* Latencies span ns to s: keep about four significant digits in 9 columns. */
 static void print_us(FILE *f, double us)
 {
@@ -69,7 +127,12 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	format_size(bs, sizeof(bs), s->bs);
 	format_size(size, sizeof(size), info->target_size);
 	format_size(region, sizeof(region), s->length);
-	fprintf(f, "%s %s, queue depth %u, %s, %s%s\n", info->rw, bs, s->qd, info->engine,
+	fprintf(f, "%s %s, queue depth %u", info->rw, bs, s->qd);
+	if (info->jobs > 1)
+		fprintf(f, " per %s x %u %ss%s (%u IOs outstanding)", job_label(info), info->jobs,
+			job_label(info), info->split ? " on slices of the region" : "",
+			info->total_qd);
+	fprintf(f, ", %s, %s%s\n", info->engine,
 		!strcmp(info->target_kind, "null") ? "no IO"
 		: !strcmp(info->target_kind, "sim") ? "virtual clock"
 		: info->direct ? "O_DIRECT" : "buffered",
@@ -94,6 +157,7 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	if (ios)
 		fprintf(f, ", %.3f us per IO", (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios);
 	fputc('\n', f);
+	print_per_job(f, info);
 	print_device(f, info->device);
 	if (info->notice)
 		fprintf(f, "note: %s\n", info->notice);
@@ -111,7 +175,7 @@ int run_output_csv(FILE *f, const struct run_info *info, const struct run_result
 	fputs("op,random,size,qd,ios,bytes,seconds,iops,mib_s", f);
 	for (int k = 0; k < 8; k++)
 		fprintf(f, ",lat_%s_us", op_summary_lat_names[k]);
-	fputs(",cpu_user_s,cpu_sys_s\n", f);
+	fputs(",cpu_user_s,cpu_sys_s,jobs\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(f, "%s,%d,%llu,%u,%llu,%llu,%.6f,%.3f,%.3f", sum[i].op,
 			info->spec->random, (unsigned long long)info->spec->bs, info->spec->qd,
@@ -119,7 +183,8 @@ int run_output_csv(FILE *f, const struct run_info *info, const struct run_result
 			sum[i].seconds, sum[i].iops, sum[i].mib_s);
 		for (int k = 0; k < 8; k++)
 			fprintf(f, ",%.3f", sum[i].lat_us[k]);
-		fprintf(f, ",%.6f,%.6f\n", r->cpu_user_s, r->cpu_sys_s);
+		fprintf(f, ",%.6f,%.6f,%u\n", r->cpu_user_s, r->cpu_sys_s,
+			info->jobs ? info->jobs : 1);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -26,6 +26,16 @@ struct sim_report {
 	struct sim_counters members[SIM_MAX_MEMBERS];
 };
 
+/* An MPI run (cli/ranks.h): the ranks merged into one record. */
+struct ranks_report {
+	unsigned count;
+	unsigned fastest, slowest;		/* the ranks that finished first and last */
+	uint64_t fastest_ns, slowest_ns;	/* their measured times */
+	unsigned outstanding;			/* IOs in flight over all ranks */
+	const struct job_spec *specs;		/* per-rank rows (--per-job), or NULL */
+	const struct run_result *results;
+};
+
 /* What was run, for the headers of every format. */
 struct run_info {
 	const char *target;		/* path, "null" or "sim:…" */
@@ -37,6 +47,17 @@ struct run_info {
 	const struct job_spec *spec;
 	const struct sim_report *device;	/* sim targets only, else NULL */
 	const char *notice;			/* something the numbers depend on, or NULL */
+	/* several jobs at once (suite/jobs.h): 1 and spec->qd for a single job */
+	unsigned jobs;				/* jobs (threads, streams or ranks) merged */
+	unsigned total_qd;			/* IOs outstanding over all jobs */
+	bool split;				/* each job had its own slice of the region */
+	const char *job_label;			/* "job" or "rank" in per-job rows */
+	/* per-job rows (--per-job), or NULL: `jobs` specs and results */
+	const struct job_spec *job_specs;
+	const struct run_result *job_results;
+	const int *job_cpus;			/* the CPU each job was pinned to, -1 none; or NULL */
+	const int *job_nodes;			/* the memory node of each job's buffers, -1 unknown */
+	const struct ranks_report *ranks;	/* an MPI run, or NULL */
 };
 
 /* Host-to-media write amplification of a report; 0 before any host write. */

@@ -159,45 +159,61 @@ static int open_backend(struct measure_target *m, struct job_spec *spec,
 	return 0;
 }
 
-int measure_run(struct measure_target *m, struct job_spec *spec,
-		const volatile sig_atomic_t *stop, struct run_result *r,
-		struct run_info *info, struct errmsg *err)
+int measure_job_open(struct measure_target *m, struct job_spec *spec, struct measure_job *j,
+		     struct run_info *info, struct errmsg *err)
 {
 	bool real = m->t.kind == TARGET_FILE || m->t.kind == TARGET_BLOCK;
-	struct io_buffers bufs;
-	struct backend *be = NULL;
 	int ret;
 
 	/* only real devices look at the data: elsewhere one untouched buffer serves all */
-	if (io_buffers_alloc(&bufs, spec->bs, spec->qd, real ? BUFFER_MEMORY_LIMIT : spec->bs,
+	if (io_buffers_alloc(&j->bufs, spec->bs, spec->qd, real ? BUFFER_MEMORY_LIMIT : spec->bs,
 			     spec->seed, real))
 		return errmsg_set(err, -ENOMEM, "out of memory for %u buffers of %llu bytes",
 				  spec->qd, (unsigned long long)spec->bs);
-	ret = open_backend(m, spec, &bufs, &be, err);
+	ret = open_backend(m, spec, &j->bufs, &j->be, err);
 	if (ret) {
-		io_buffers_release(&bufs);
+		io_buffers_release(&j->bufs);
 		return ret;
 	}
 	*info = (struct run_info){
 		.target = m->t.path, .target_kind = measure_kind_name(m->t.kind),
-		.target_size = m->t.size, .rw = info->rw, .engine = backend_name(be),
+		.target_size = m->t.size, .rw = info->rw, .engine = backend_name(j->be),
 		.direct = m->direct && real, .spec = spec,
-		.device = m->t.kind == TARGET_SIM ? &m->report : NULL,
+		.device = m->t.kind == TARGET_SIM ? &m->report : NULL, .jobs = 1,
+		.total_qd = spec->qd,
 	};
-	err->text[0] = '\0';
-	ret = engine_run(spec, be, &bufs, stop, r, err);
+	return 0;
+}
+
+void measure_job_close(struct measure_target *m, struct measure_job *j, struct run_info *info)
+{
 	if (m->t.kind == TARGET_SIM) {
-		sim_backend_counters(be, &m->report.counters, &m->report.faults);
-		m->report.n_members = sim_backend_member_counters(be, m->report.members,
+		sim_backend_counters(j->be, &m->report.counters, &m->report.faults);
+		m->report.n_members = sim_backend_member_counters(j->be, m->report.members,
 								  SIM_MAX_MEMBERS);
-		m->sim_clock_ns = backend_now_ns(be);
+		m->sim_clock_ns = backend_now_ns(j->be);
 	}
-	if (!strcmp(info->engine, "io_uring") && uring_worker_threads()) {
+	if (!strcmp(backend_name(j->be), "io_uring") && uring_worker_threads()) {
 		add_notice(m, uring_workers_notice);
 		info->notice = uring_workers_notice;
 	}
-	backend_close(be);
-	io_buffers_release(&bufs);
+	backend_close(j->be);
+	io_buffers_release(&j->bufs);
+	j->be = NULL;
+}
+
+int measure_run(struct measure_target *m, struct job_spec *spec,
+		const volatile sig_atomic_t *stop, struct run_result *r,
+		struct run_info *info, struct errmsg *err)
+{
+	struct measure_job j;
+	int ret = measure_job_open(m, spec, &j, info, err);
+
+	if (ret)
+		return ret;
+	err->text[0] = '\0';
+	ret = engine_run(spec, j.be, &j.bufs, stop, r, err);
+	measure_job_close(m, &j, info);
 	return ret;
 }
 

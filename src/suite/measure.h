@@ -66,6 +66,24 @@ int measure_run(struct measure_target *m, struct job_spec *spec,
 		struct run_info *info, struct errmsg *err);
 
 /*
+ * The two halves of measure_run, for callers that run the engine themselves
+ * (suite/jobs.c: several jobs at once). measure_job_open allocates the IO
+ * buffers in the calling thread (so a pinned thread's buffers are local to
+ * its memory node), opens the backend and fills `info` as measure_run does;
+ * measure_job_close carries a simulated drive's counters and clock over to
+ * the target, adds the io_uring notice and frees both. Neither is
+ * thread-safe with respect to the same `m`: callers serialise them.
+ */
+struct measure_job {
+	struct io_buffers bufs;
+	struct backend *be;
+};
+
+int measure_job_open(struct measure_target *m, struct job_spec *spec, struct measure_job *j,
+		     struct run_info *info, struct errmsg *err);
+void measure_job_close(struct measure_target *m, struct measure_job *j, struct run_info *info);
+
+/*
  * Discard [offset, offset + length) of a target opened for writes: TRIM on a
  * simulated drive, BLKDISCARD on a block device, a punched hole in a file,
  * nothing on the null target. -EOPNOTSUPP (with a message) where the target
