@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
@@ -60,6 +61,27 @@ int report_run_error(const struct run_result *r, const struct errmsg *err)
 	return EXIT_FAILED;
 }
 
+/* --verify found bad blocks: one line on stderr, exit status 1. */
+static int report_verify_failures(const struct run_result *r, int status)
+{
+	char line[640];
+
+	if (!r->verify.failures)
+		return status;
+	verify_summary(line, sizeof(line), &r->verify);
+	fprintf(stderr, "iomodel: verify: %s\n", line);
+	return status == EXIT_OK ? EXIT_FAILED : status;
+}
+
+/* A write run's generation: the wall clock in ns, new for every run. */
+static uint64_t new_generation(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int run_job(struct run_options *o, struct measure_target *m,
 		   const volatile sig_atomic_t *stop)
 {
@@ -74,6 +96,8 @@ static int run_job(struct run_options *o, struct measure_target *m,
 		return EXIT_FAILED;
 	}
 	run_result_init(r);
+	if (o->spec.verify && o->spec.read_pct < 100 && !o->spec.verify_generation)
+		o->spec.verify_generation = new_generation();
 	ret = measure_run(m, &o->spec, stop, r, &info, &err);
 	print_new_notices(m, &printed);
 	if (ret && !info.engine) {	/* nothing ran: no results to print */
@@ -84,6 +108,7 @@ static int run_job(struct run_options *o, struct measure_target *m,
 			     : r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 		if (print_results(o, &info, r) && status == EXIT_OK)
 			status = EXIT_FAILED;
+		status = report_verify_failures(r, status);
 	}
 	run_result_release(r);
 	free(r);

@@ -58,6 +58,18 @@ void cmd_run_usage(FILE *f)
 	      "  --length SIZE        length of the region used (to the end of the target)\n"
 	      "  --seed N             seed of the offsets, the read/write draw and the\n"
 	      "                       data written (1)\n"
+	      "verify:\n"
+	      "  --verify             stamp every write (one block per IO: header and\n"
+	      "                       trailer with offset, generation, sequence; crc32c),\n"
+	      "                       read each block back before overwriting it and the\n"
+	      "                       whole region after the run, and report lost,\n"
+	      "                       misdirected and torn writes and corruption (exit 1\n"
+	      "                       on any); a read workload checks a region a --verify\n"
+	      "                       write run left; needs --align = --bs >= 512\n"
+	      "  --verify-generation N\n"
+	      "                       the generation to write, or to expect when reading\n"
+	      "                       (default: a new one per write run; a read run takes\n"
+	      "                       the first one it reads)\n"
 	      "stop (whichever comes first; 10s when none is given):\n"
 	      "  --runtime TIME       measured time, e.g. 10s, 500ms, 2m\n"
 	      "  --ios N              number of IOs\n"
@@ -141,6 +153,7 @@ enum option_id {
 	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
 	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_VERIFY, OPT_VERIFY_GENERATION,
 };
 
 static const struct option run_long_options[] = {
@@ -164,6 +177,8 @@ static const struct option run_long_options[] = {
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "verify-generation", required_argument, NULL, OPT_VERIFY_GENERATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -213,6 +228,10 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
+	case OPT_VERIFY: s->verify = VERIFY_READ_BACK; break;
+	case OPT_VERIFY_GENERATION:
+		ret = count_opt("--verify-generation", arg, 1, INT64_MAX, &s->verify_generation);
+		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
 	return ret;
@@ -243,6 +262,8 @@ static int check_options(struct run_options *o)
 		return bad("--rwmix applies only to --rw rw or randrw, not '%s'", o->rw);
 	if (s->read_pct == 101)
 		s->read_pct = o->rwmix_set ? o->rwmix : 50;
+	if (s->verify_generation && !s->verify)
+		return bad("--verify-generation applies only with --verify");
 	if (!o->align_set)
 		s->align = s->bs;
 	if (!s->runtime_ns && !s->max_ios && !s->max_bytes)
