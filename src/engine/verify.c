@@ -5,8 +5,8 @@
  *
  * A slot's map entry is the sequence number of the last write this run made
  * there (0: none) with BUSY_BIT set while an IO of the job is on it, and
- * REPORTED_BIT once a bad block was counted there (so a block read twice
- * before it is rewritten counts once). Each
+ * REPORTED_BIT once a lost, misdirected or torn block was counted there (so
+ * it counts once until it is rewritten or read back good). Each
  * request slot has a phase:
  *
  *   write drawn ──► CHECK_THEN_WRITE (a read of the slot) ──► WRITE ──► done
@@ -29,7 +29,7 @@
 #include "util/dynbuf.h"
 
 #define BUSY_BIT (1ULL << 63)		/* an IO of the job is on the slot */
-#define REPORTED_BIT (1ULL << 62)	/* a failure was counted here since the last write */
+#define REPORTED_BIT (1ULL << 62)	/* counted since last written or read good */
 #define SEQ_MASK (REPORTED_BIT - 1)
 #define LIST_MAX (1u << 20)
 
@@ -210,8 +210,10 @@ static void add_misdirected(struct verify *v, struct verify_failure *f)
 	fail(v, VERIFY_MISDIRECTED, f);
 }
 
+#define KIND_OK (-1)
+
 /* An intact block at f->offset: is it the write this slot should hold? */
-static void judge_intact(struct verify *v, struct verify_failure *f, bool expect_any)
+static int judge_intact(struct verify *v, struct verify_failure *f, bool expect_any)
 {
 	bool ours;
 
@@ -219,55 +221,69 @@ static void judge_intact(struct verify *v, struct verify_failure *f, bool expect
 		v->res.generation = f->found_generation;
 	ours = f->found_generation == v->res.generation;
 	f->expected_generation = v->res.generation;
-	if (ours && f->found_offset != f->offset) {
-		add_misdirected(v, f);
-	} else if (!v->p.writes) {
-		if (!ours)
-			add_stale(v, f);
-	} else if (!expect_any) {
-		if (ours)
-			fail(v, VERIFY_CORRUPT, f);	/* this run never wrote here */
-	} else if (!ours || f->found_sequence < f->expected_sequence) {
-		add_stale(v, f);
-	} else if (f->found_sequence > f->expected_sequence) {
-		fail(v, VERIFY_CORRUPT, f);
+	if (ours && f->found_offset != f->offset)
+		return VERIFY_MISDIRECTED;
+	if (!v->p.writes)
+		return ours ? KIND_OK : VERIFY_LOST;
+	if (!expect_any)
+		return ours ? VERIFY_CORRUPT : KIND_OK;	/* ours: this run never wrote here */
+	if (!ours || f->found_sequence < f->expected_sequence)
+		return VERIFY_LOST;
+	return f->found_sequence > f->expected_sequence ? VERIFY_CORRUPT : KIND_OK;
+}
+
+static int classify(struct verify *v, enum verify_shape shape, struct verify_failure *f,
+		    bool expect_any)
+{
+	switch (shape) {
+	case BLOCK_INTACT:
+		return judge_intact(v, f, expect_any);
+	case BLOCK_UNSTAMPED:
+		return expect_any ? VERIFY_LOST : KIND_OK;
+	case BLOCK_TORN:
+		return VERIFY_TORN;
+	default:
+		return VERIFY_CORRUPT;
 	}
 }
 
-/* Check a block read at `offset` whose slot entry is `*entry`. */
+/*
+ * Check a block read at `offset` whose slot entry is `*entry`. A lost,
+ * misdirected or torn block counts once until it is rewritten or read back
+ * good; corruption counts on every read that returns it (a flip in transit
+ * and a bad sector look alike, and two flips in a row are two faults).
+ */
 static void check(struct verify *v, const void *buf, uint64_t offset, uint64_t *entry)
 {
 	uint64_t expected = *entry & SEQ_MASK;
 	struct verify_failure f = { .offset = offset, .expected_sequence = expected };
 	struct verify_id found;
 	enum verify_shape shape = verify_block_inspect(buf, v->p.bs, &found);
-	bool expect_any = !v->p.writes || expected;
-	uint64_t failures = v->res.failures;
+	int kind;
 
 	v->res.blocks_checked++;
-	if (*entry & REPORTED_BIT)
-		return;		/* counted already; rewritten before it is counted again */
 	f.found_generation = found.generation;
 	f.found_sequence = found.sequence;
 	f.found_offset = found.offset;
 	f.expected_generation = v->res.generation;
-	switch (shape) {
-	case BLOCK_INTACT:
-		judge_intact(v, &f, expect_any);
-		break;
-	case BLOCK_UNSTAMPED:
-		if (expect_any)
-			add_stale(v, &f);
-		break;
-	case BLOCK_TORN:
-		fail(v, VERIFY_TORN, &f);
-		break;
-	case BLOCK_DAMAGED:
-		fail(v, VERIFY_CORRUPT, &f);
-		break;
+	kind = classify(v, shape, &f, !v->p.writes || expected);
+	if (kind == KIND_OK) {
+		*entry &= ~REPORTED_BIT;
+		return;
 	}
-	if (v->res.failures != failures)
-		*entry |= REPORTED_BIT;
+	if (kind == VERIFY_CORRUPT) {
+		fail(v, kind, &f);
+		return;
+	}
+	if (*entry & REPORTED_BIT)
+		return;
+	*entry |= REPORTED_BIT;
+	if (kind == VERIFY_LOST)
+		add_stale(v, &f);
+	else if (kind == VERIFY_MISDIRECTED)
+		add_misdirected(v, &f);
+	else
+		fail(v, kind, &f);
 }
 
 static int self_check(struct verify *v, struct io_request *req)

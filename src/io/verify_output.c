@@ -31,11 +31,15 @@ void verify_describe_first(char *buf, size_t n, const struct verify_result *v)
 	found_words(found, sizeof(found), f);
 	switch (f->kind) {
 	case VERIFY_LOST:
-		snprintf(buf, n, "lost write at offset %llu: holds %s, expected generation %llu "
-			 "sequence %s%llu", (unsigned long long)f->offset, found,
-			 (unsigned long long)f->expected_generation,
-			 f->expected_sequence ? "" : "any, not ",
-			 (unsigned long long)f->expected_sequence);
+		if (f->expected_sequence)
+			snprintf(buf, n, "lost write at offset %llu: holds %s, expected generation "
+				 "%llu sequence %llu", (unsigned long long)f->offset, found,
+				 (unsigned long long)f->expected_generation,
+				 (unsigned long long)f->expected_sequence);
+		else
+			snprintf(buf, n, "lost write at offset %llu: holds %s, expected generation "
+				 "%llu", (unsigned long long)f->offset, found,
+				 (unsigned long long)f->expected_generation);
 		break;
 	case VERIFY_MISDIRECTED:
 		snprintf(buf, n, "misdirected write found at offset %llu: holds %s",
