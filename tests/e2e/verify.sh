@@ -4,7 +4,8 @@
 # detected and classified, checked against the drive's own counters, and a
 # clean run reports none; a file written with --verify --keep is checked by a
 # later read pass that finds the damage done to it by hand, kind by kind,
-# with its offset; bad --verify jobs are refused with exit status 2.
+# with its offset; every engine verifies; bad --verify jobs are refused with
+# exit status 2.
 set -u
 . "$(dirname "$0")/lib.sh"
 work=$(scratch_dir)
@@ -110,6 +111,14 @@ st=$(run_status "$IOMODEL" run --target "$img" --rw randread --bs 4k --verify --
 	--ios 2000 --qd 4 --json)
 ok "random read pass with repeats: lost, misdirected, torn once each; corruption per read" \
 	[ "$(json "$work/out" "[d['verify']['kinds'][k]['count'] for k in ('lost_write', 'misdirected_write', 'torn_write')] + [d['verify']['kinds']['corruption']['count'] > 1]")" = "[1, 1, 1, True]" ]
+for engine in io_uring libaio psync; do
+	st=$(run_status "$IOMODEL" run --target "$work/e.img" --size 1m --keep --rw randrw --bs 4k --qd 4 --ios 600 --verify \
+		--destroy-data --engine "$engine" --json)
+	ok "file randrw --verify --engine $engine: exit 0, nothing bad, every block checked" [ "$st" = 0 -a \
+		"$(json "$work/out" "(d['verify']['failures'], d['verify']['pass']['ios'], d['verify']['blocks_checked'])")" = "(0, 256, 856)" ]
+done
+"$IOMODEL" sim show ssd | grep -Eq '^ +fault_torn_rate '
+ok "sim show lists fault_torn_rate" [ $? = 0 ]
 "$IOMODEL" run --target null --rw randwrite --verify --ios 20000 --qd 4 --json >"$work/null.json"
 ok "null: writes check their own buffers" [ "$(json "$work/null.json" \
 	"(d['verify']['mode'], d['verify']['blocks_checked'], d['verify']['failures'])")" = "('self', 20000, 0)" ]
