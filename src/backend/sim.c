@@ -67,15 +67,14 @@ static int move_data(struct sim_backend *sb, struct io_request *req,
 /* Faults, then data, of one request the device completed; a spike delays it. */
 static int finish(struct sim_backend *sb, struct io_request *req, uint64_t *extra_ns)
 {
-	struct sim_fault_scope scope = {
-		sb->dev->capacity, sb->dev->sector,
-		!sb->store || req->op == IO_WRITE ||
-			sim_store_holds(sb->store, req->offset, req->length),
-	};
+	struct sim_fault_scope scope = { sb->dev->capacity, sb->dev->sector, true };
 	struct sim_fault_effect fx = { 0, SIM_DATA_INTACT, 0 };
 
-	if (sb->faults_on)
+	if (sb->faults_on) {
+		if (sb->store && req->op == IO_READ)
+			scope.data_written = sim_store_holds(sb->store, req->offset, req->length);
 		sim_fault_apply(&sb->faults, &sb->rng, req, &scope, &sb->fault_counts, &fx);
+	}
 	*extra_ns = fx.extra_ns;
 	if (sb->store && req->result == (int64_t)req->length)
 		return move_data(sb, req, &fx);

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
+#include "engine/verify_block.h"
 #include "util/units.h"
 
 #define MAX_QD 1024
@@ -237,10 +238,27 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	return ret;
 }
 
+/* What --verify needs that is known before the target is opened (the rest: verify_check_job). */
+static int check_verify_options(const struct run_options *o)
+{
+	const struct job_spec *s = &o->spec;
+
+	if (s->bs < VERIFY_MIN_BLOCK)
+		return bad("--verify needs --bs of at least %u bytes (each block carries a %u-byte "
+			   "header and trailer)", VERIFY_MIN_BLOCK, VERIFY_STAMP_BYTES);
+	if (o->align_set && s->align != s->bs)
+		return bad("--verify needs --align equal to --bs: each request is one verified block");
+	if (s->bs * s->qd > VERIFY_MAX_BUFFERS)
+		return bad("--verify needs a buffer of its own per IO in flight: --bs x --qd at "
+			   "most 1GiB");
+	return 0;
+}
+
 /* Checks that need no target; returns 0 or EXIT_BAD_INPUT. */
 static int check_options(struct run_options *o)
 {
 	struct job_spec *s = &o->spec;
+	int ret;
 
 	if (!o->target.path)
 		return bad("missing --target (a file, a block device, null, or sim:DRIVE)");
@@ -264,6 +282,8 @@ static int check_options(struct run_options *o)
 		s->read_pct = o->rwmix_set ? o->rwmix : 50;
 	if (s->verify_generation && !s->verify)
 		return bad("--verify-generation applies only with --verify");
+	if (s->verify && (ret = check_verify_options(o)))
+		return ret;
 	if (!o->align_set)
 		s->align = s->bs;
 	if (!s->runtime_ns && !s->max_ios && !s->max_bytes)

@@ -361,7 +361,8 @@ void verify_finish(struct verify *v, struct verify_result *out)
 	struct verify_result *r = &v->res;
 	bool first_lost = false;
 
-	qsort(v->mis, v->n_mis, sizeof(*v->mis), by_intended);
+	if (v->n_mis)
+		qsort(v->mis, v->n_mis, sizeof(*v->mis), by_intended);
 	for (size_t i = 1; i < v->n_mis; i++)
 		if (!by_intended(&v->mis[i - 1], &v->mis[i])) {
 			/* the same write seen twice: its landing place's rewrite went astray too */

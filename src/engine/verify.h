@@ -25,10 +25,13 @@
  * matched to it by offset and sequence and not counted again), a torn write
  * (header and trailer from different writes), corruption (a checksum).
  *
+ * A lost, misdirected or torn block counts once until it is rewritten or
+ * read back good; corruption counts on every read that returns it.
+ *
  * Invariants: IOs in flight never share a slot (a drawn offset whose slot is
  * busy is drawn again; the region holds at least 2 x qd slots); every slot
- * written in this run has map = its last sequence; the result counts each
- * bad block once.
+ * written in this run holds its last sequence number in the map; failures
+ * is the sum of count[].
  */
 #ifndef IOMODEL_VERIFY_H
 #define IOMODEL_VERIFY_H
@@ -83,6 +86,8 @@ struct verify_result {
 
 /* Most slots (region / bs) a job may verify: 8 bytes each, 1 GiB. */
 #define VERIFY_MAX_SLOTS (1ULL << 27)
+/* Most bytes of IO buffers (bs x qd) of a verified job: no slot may share one. */
+#define VERIFY_MAX_BUFFERS (1ULL << 30)
 
 struct verify_params {
 	enum verify_mode mode;

@@ -110,7 +110,7 @@ static int check_verify(const struct target *t, struct job_spec *s,
 
 	if (t->kind == TARGET_NULL)
 		s->verify = VERIFY_SELF;
-	if (s->bs * s->qd > BUFFER_MEMORY_LIMIT)
+	if (s->bs * s->qd > VERIFY_MAX_BUFFERS)
 		return errmsg_set(err, -EINVAL, "--verify needs a buffer of its own per IO in "
 				  "flight: --bs x --qd at most 1GiB");
 	return verify_check_job(&p, s->align, t->kind != TARGET_NULL, err);

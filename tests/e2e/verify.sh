@@ -28,11 +28,10 @@ fault_case() {
 	local label=$1 drive=$2 key=$3 counter=$4 kind=$5 st injected detected others
 	shift 5
 	st=$(run_status "$IOMODEL" run --target "$drive,$key=0.05" --verify --json "$@")
-	cp "$work/out" "$work/case.json"
-	injected=$(json "$work/case.json" "d['device']['faults']['$counter']")
-	detected=$(json "$work/case.json" "d['verify']['kinds']['$kind']['count']")
-	others=$(json "$work/case.json" "d['verify']['failures'] - d['verify']['kinds']['$kind']['count']")
-	table_row "$label" "$work/case.json" "$st"
+	read -r injected detected others < <(json "$work/out" "'%d %d %d' % (d['device']['faults']['$counter'],
+		d['verify']['kinds']['$kind']['count'],
+		d['verify']['failures'] - d['verify']['kinds']['$kind']['count'])")
+	table_row "$label" "$work/out" "$st"
 	ok "$label: faults were injected ($injected)" [ "$injected" -gt 10 ]
 	ok "$label: all $injected detected as $kind ($detected)" [ "$injected" = "$detected" ]
 	ok "$label: nothing else reported ($others)" [ "$others" = 0 ]
@@ -41,18 +40,18 @@ fault_case() {
 		[ "$(wc -l <"$work/err")" = 1 -a -n "$(grep "verify: .* bad blocks" "$work/err")" ]
 }
 
-fault_case "ssd randwrite qd8 lost" "$ssd" fault_lost_write_rate lost_writes lost_write \
-	--rw randwrite --bs 4k --qd 8 --ios 3000
-fault_case "ssd randwrite qd1 misdirected" "$ssd" fault_misdirect_rate misdirected_writes \
-	misdirected_write --rw randwrite --bs 4k --qd 1 --ios 3000
-fault_case "ssd randrw qd8 torn" "$ssd" fault_torn_rate torn_writes torn_write \
-	--rw randrw --bs 8k --qd 8 --ios 3000
-fault_case "ssd randrw qd8 bit flips" "$ssd" fault_bitflip_rate bit_flips corruption \
-	--rw randrw --bs 4k --qd 8 --ios 3000
-fault_case "hdd write qd2 misdirected 16k" "$hdd" fault_misdirect_rate misdirected_writes \
-	misdirected_write --rw write --bs 16k --qd 2 --ios 3000
-fault_case "hdd write qd2 torn 16k" "$hdd" fault_torn_rate torn_writes torn_write \
-	--rw write --bs 16k --qd 2 --ios 3000
+# label | drive | fault key | drive counter | verify kind | workload (3000 IOs each)
+while IFS='|' read -r label drive key counter kind workload; do
+	# shellcheck disable=SC2086 # the workload is a list of words
+	fault_case "$label" "${!drive}" $key $counter $kind $workload --ios 3000
+done <<'CASES'
+ssd randwrite qd8 lost|ssd|fault_lost_write_rate|lost_writes|lost_write|--rw randwrite --bs 4k --qd 8
+ssd randwrite qd1 misdirected|ssd|fault_misdirect_rate|misdirected_writes|misdirected_write|--rw randwrite --bs 4k --qd 1
+ssd randrw qd8 torn|ssd|fault_torn_rate|torn_writes|torn_write|--rw randrw --bs 8k --qd 8
+ssd randrw qd8 bit flips|ssd|fault_bitflip_rate|bit_flips|corruption|--rw randrw --bs 4k --qd 8
+hdd write qd2 misdirected 16k|hdd|fault_misdirect_rate|misdirected_writes|misdirected_write|--rw write --bs 16k --qd 2
+hdd write qd2 torn 16k|hdd|fault_torn_rate|torn_writes|torn_write|--rw write --bs 16k --qd 2
+CASES
 
 # all four at once, qd 8: faults meet (a flip on a torn block, a misdirected write
 # landing where a write is in flight), so the table shows it, and only the sum is checked
@@ -96,10 +95,9 @@ for how in "--verify-generation 9" ""; do
 	st=$(run_status "$IOMODEL" run --target "$img" --rw read --bs 4k --verify $how --ios 256 --json)
 	ok "read pass ${how:-learning the generation}: exit 1" [ "$st" = 1 ]
 	ok "read pass ${how:-learning}: generation 9" [ "$(json "$work/out" "d['verify']['generation']")" = 9 ]
-	for kv in lost_write:12288 misdirected_write:40960 torn_write:126976 corruption:163840; do
-		ok "read pass ${how:-learning}: one ${kv%%:*} at offset ${kv##*:}" [ "$(json "$work/out" \
-			"(d['verify']['kinds']['${kv%%:*}']['count'], d['verify']['kinds']['${kv%%:*}']['first_offset'])")" = "(1, ${kv##*:})" ]
-	done
+	ok "read pass ${how:-learning}: one of each kind, at the offsets damaged" [ "$(json "$work/out" \
+		"[(k, v['count'], v['first_offset']) for k, v in d['verify']['kinds'].items()]")" = \
+		"[('lost_write', 1, 12288), ('misdirected_write', 1, 40960), ('torn_write', 1, 126976), ('corruption', 1, 163840)]" ]
 done
 ok "read pass: the first failure is the lowest offset read" \
 	[ "$(json "$work/out" "(d['verify']['first']['kind'], d['verify']['first']['offset'], d['verify']['first']['found_generation'])")" = "('lost_write', 12288, 7)" ]

@@ -143,7 +143,6 @@ static int open_drive(struct drive *d, const char *path)
 	struct target_request req = { .path = path, .direct = true, .writes = true };
 	struct errmsg err;
 
-	run_result_init(&d->r);
 	return measure_open(&d->m, &req, BACKEND_IO_URING, 1, &err);
 }
 
@@ -152,6 +151,7 @@ static void jobs_on_one_drive(struct check_state *st)
 	struct drive *d = calloc(1, sizeof(*d));
 	const struct verify_result *v = &d->r.verify;
 
+	run_result_init(&d->r);
 	CHECK(st, open_drive(d, "sim:ssd,capacity=16m,spare=0.5") == 0, "open");
 	CHECK(st, job(d, 0, 8, 41, 3000) == 0, "write job");
 	CHECK(st, v->failures == 0 && v->blocks_written == 3000 && v->pass_ios == 4096 &&
@@ -174,10 +174,10 @@ static void jobs_on_one_drive(struct check_state *st)
 	      (unsigned long long)v->first.expected_generation);
 	measure_close(&d->m);
 
-	CHECK(st, open_drive(d, "sim:ssd,capacity=64m,spare=0.5,fault_misdirect_rate=0.03") == 0,
+	CHECK(st, open_drive(d, "sim:ssd,capacity=32m,spare=0.5,fault_misdirect_rate=0.03") == 0,
 	      "open a misdirecting drive");
-	CHECK(st, job(d, 30, 1, 43, 3000) == 0, "randrw job at qd 1");
-	CHECK(st, d->m.report.faults.misdirected_writes > 50 &&
+	CHECK(st, job(d, 30, 1, 43, 2500) == 0, "randrw job at qd 1");
+	CHECK(st, d->m.report.faults.misdirected_writes > 30 &&
 		  v->count[VERIFY_MISDIRECTED] == d->m.report.faults.misdirected_writes &&
 		  v->failures == v->count[VERIFY_MISDIRECTED],
 	      "misdirected %llu of %llu injected, %llu failures in all",
