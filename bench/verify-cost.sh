@@ -51,7 +51,8 @@ fio_run() {	# fio_run NAME ARGS...
 	local name=$1
 	shift
 	"$FIO" --name=cost --filename="$FILE" --direct=1 --ioengine=io_uring --rw=randwrite \
-		--bs=4k --iodepth=8 --size="$REGION" --io_size="$BYTES" --output-format=json "$@" \
+		--bs=4k --iodepth=8 --size="$REGION" --io_size="$BYTES" --verify_state_save=0 \
+		--output-format=json "$@" \
 		>"$out/$name.json" || { echo "verify-cost: fio $name failed" >&2; exit 1; }
 }
 sim="sim:ssd,capacity=$REGION,spare=0.5"

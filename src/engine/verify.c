@@ -226,10 +226,10 @@ static int judge_intact(struct verify *v, struct verify_failure *f, bool expect_
 	if (!v->p.writes)
 		return ours ? KIND_OK : VERIFY_LOST;
 	if (!expect_any)
-		return ours ? VERIFY_CORRUPT : KIND_OK;	/* ours: this run never wrote here */
-	if (!ours || f->found_sequence < f->expected_sequence)
-		return VERIFY_LOST;
-	return f->found_sequence > f->expected_sequence ? VERIFY_CORRUPT : KIND_OK;
+		return KIND_OK;		/* what was there before this run */
+	/* another sequence number: an older write (of this run, or of an earlier
+	 * run given the same --verify-generation) */
+	return ours && f->found_sequence == f->expected_sequence ? KIND_OK : VERIFY_LOST;
 }
 
 static int classify(struct verify *v, enum verify_shape shape, struct verify_failure *f,
