@@ -134,6 +134,7 @@ refused "--bs below 512" "at least 512" --target null --rw randwrite --bs 256 --
 refused "--align other than --bs" "align equal" --target "$ssd" --rw randwrite --bs 8k --align 4k --verify --ios 1
 refused "region under 2 x qd blocks" "2 x --qd" --target "$ssd" --rw randwrite --length 16k --qd 4 --verify --ios 1
 refused "--verify-generation alone" "only with --verify" --target "$ssd" --verify-generation 3 --ios 1
+refused "--verify with --steady-state" "steady-state" --target "$ssd" --rw randwrite --verify --steady-state --ios 1
 refused "--verify-generation 0" "verify-generation" --target "$ssd" --verify --verify-generation 0 --ios 1
 refused "a file: --bs x --qd over 1GiB" "1GiB" --target "$work/big.img" --size 4g --rw randwrite --bs 1g --qd 2 --verify --ios 1
 ok "refused: the file was not created" [ ! -e "$work/big.img" ]
