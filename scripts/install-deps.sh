@@ -10,6 +10,7 @@ packages=(
 	libjansson-dev                           # JSON results
 	libinih-dev                              # INI files of simulated drives
 	libgsl-dev                               # model fitting (least squares, Student t)
+	libisal-dev                              # crc32c of --verify (ISA-L)
 	libplplot-dev plplot-driver-cairo        # report charts: SVG, and PNG through cairo
 	fonts-dejavu-core                        # report charts' text (PNG) and the page in chromium
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup

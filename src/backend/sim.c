@@ -7,7 +7,9 @@
  * and returns everything due at that instant. now_ns() is the virtual clock,
  * which starts where the drive's previous job left it (sim.h),
  * so the engine's runtime limits, latencies and timeline are all in
- * simulated time.
+ * simulated time. With a data store (verified runs), each request's data
+ * moves between its buffer and the store when the device completes it, with
+ * the injected data faults applied on the way (sim/fault.h).
  */
 #include "sim.h"
 
@@ -16,11 +18,13 @@
 
 #include "backend/pending.h"
 #include "sim/heap.h"
+#include "sim/store.h"
 #include "util/rng.h"
 
 struct sim_backend {
 	struct backend base;
 	struct sim_device *dev;
+	struct sim_store *store;	/* NULL: the drive keeps no data */
 	struct sim_fault_config faults;
 	bool faults_on;
 	struct sim_fault_counters fault_counts;
@@ -36,6 +40,47 @@ static int sim_queue(struct backend *be, struct io_request *req)
 	return pending_push(&((struct sim_backend *)be)->queued, req);
 }
 
+/* Move the data of a completed request through the store, faults applied. */
+static int move_data(struct sim_backend *sb, struct io_request *req,
+		     const struct sim_fault_effect *fx)
+{
+	unsigned char *buf = req->buf;
+
+	if (req->op == IO_READ) {
+		sim_store_read(sb->store, req->offset, buf, req->length);
+		if (fx->data == SIM_DATA_FLIPPED)
+			buf[fx->where / 8] ^= (unsigned char)(1u << (fx->where % 8));
+		return 0;
+	}
+	switch (fx->data) {
+	case SIM_DATA_LOST:
+		return 0;
+	case SIM_DATA_MISDIRECTED:
+		return sim_store_write(sb->store, fx->where, buf, req->length);
+	case SIM_DATA_TORN:
+		return sim_store_write(sb->store, req->offset, buf, fx->where);
+	default:
+		return sim_store_write(sb->store, req->offset, buf, req->length);
+	}
+}
+
+/* Faults, then data, of one request the device completed; a spike delays it. */
+static int finish(struct sim_backend *sb, struct io_request *req, uint64_t *extra_ns)
+{
+	struct sim_fault_scope scope = { sb->dev->capacity, sb->dev->sector, true };
+	struct sim_fault_effect fx = { 0, SIM_DATA_INTACT, 0 };
+
+	if (sb->faults_on) {
+		if (sb->store && req->op == IO_READ)
+			scope.data_written = sim_store_holds(sb->store, req->offset, req->length);
+		sim_fault_apply(&sb->faults, &sb->rng, req, &scope, &sb->fault_counts, &fx);
+	}
+	*extra_ns = fx.extra_ns;
+	if (sb->store && req->result == (int64_t)req->length)
+		return move_data(sb, req, &fx);
+	return 0;
+}
+
 /* Take what the device completes at sb->now; spiked ones go to `delayed`. */
 static int take_device(struct sim_backend *sb, struct io_request **done, unsigned max,
 		       unsigned *n)
@@ -43,14 +88,17 @@ static int take_device(struct sim_backend *sb, struct io_request **done, unsigne
 	unsigned first = *n;
 	unsigned got = sb->dev->ops->complete(sb->dev, sb->now, done + first, max - first);
 
-	if (!sb->faults_on) {
+	if (!sb->faults_on && !sb->store) {
 		*n += got;
 		return 0;
 	}
 	for (unsigned i = first; i < first + got; i++) {
 		struct io_request *req = done[i];
-		uint64_t extra = sim_fault_apply(&sb->faults, &sb->rng, req, &sb->fault_counts);
+		uint64_t extra;
+		int ret = finish(sb, req, &extra);
 
+		if (ret)
+			return ret;
 		if (extra) {
 			req->complete_ns += extra;
 			if (req_heap_push(&sb->delayed, req->complete_ns, req))
@@ -114,8 +162,9 @@ static const struct backend_ops sim_ops = {
 };
 
 int sim_backend_open(struct backend **out, const struct backend_params *p,
-		     struct sim_device *dev, const struct sim_fault_config *faults,
-		     uint64_t seed, uint64_t start_ns, struct errmsg *err)
+		     struct sim_device *dev, struct sim_store *store,
+		     const struct sim_fault_config *faults, uint64_t seed, uint64_t start_ns,
+		     struct errmsg *err)
 {
 	struct sim_backend *sb;
 
@@ -124,6 +173,7 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 		return errmsg_set(err, -ENOMEM, "out of memory for the sim backend");
 	sb->base.ops = &sim_ops;
 	sb->dev = dev;
+	sb->store = store;
 	sb->faults = *faults;
 	sb->faults_on = sim_fault_any(faults);
 	sb->now = start_ns;

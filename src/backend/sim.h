@@ -10,17 +10,21 @@
 #include "backend/backend.h"
 #include "sim/device.h"
 #include "sim/fault.h"
+#include "sim/store.h"
 
 /*
  * Open a backend on `dev` (which it does not own: destroy it after
- * backend_close). `faults` is copied; `seed` drives the fault draws. The
+ * backend_close). With `store` (not owned either; NULL for none) the drive
+ * keeps the data written and returns it on reads, faults applied. `faults`
+ * is copied; `seed` drives the fault draws. The
  * virtual clock starts at `start_ns`: 0 for a new drive, or the time the
  * previous job on the same drive ended (read it with backend_now_ns()), so
  * the drive's own notion of time never runs backwards.
  */
 int sim_backend_open(struct backend **out, const struct backend_params *p,
-		     struct sim_device *dev, const struct sim_fault_config *faults,
-		     uint64_t seed, uint64_t start_ns, struct errmsg *err);
+		     struct sim_device *dev, struct sim_store *store,
+		     const struct sim_fault_config *faults, uint64_t seed, uint64_t start_ns,
+		     struct errmsg *err);
 
 /* The device's counters and the faults injected so far. */
 /* The counters of each member of a simulated array (0 for a single drive). */

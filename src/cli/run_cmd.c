@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
 #include "cli/live_status.h"
@@ -114,6 +115,9 @@ static int make_specs(struct run_options *o, const struct ranks *rk,
 		o->spec.length = 0;
 	if (measure_check_job(m, &o->spec, err))
 		return EXIT_BAD_INPUT;
+	if (rk->size > 1 && o->spec.verify)
+		return errmsg_set(err, -EINVAL, "--verify runs on one rank, not %d", rk->size),
+		       EXIT_BAD_INPUT;
 	if (rk->size > 1 && o->jobs.split && rank_slice(&o->spec, rk, err))
 		return EXIT_BAD_INPUT;
 	/* every job of every rank its own seed: rank r's job i gets the seed of job r·jobs + i */
@@ -199,6 +203,27 @@ static int print_ranks(const struct run_options *o, const struct ranks *rk,
 	return ret && status == EXIT_OK ? EXIT_FAILED : status;
 }
 
+/* --verify found bad blocks: one line on stderr, exit status 1. */
+static int report_verify_failures(const struct run_result *r, int status)
+{
+	char line[640];
+
+	if (!r->verify.failures)
+		return status;
+	verify_summary(line, sizeof(line), &r->verify);
+	fprintf(stderr, "iomodel: verify: %s\n", line);
+	return status == EXIT_OK ? EXIT_FAILED : status;
+}
+
+/* A write run's generation: the wall clock in ns, new for every run. */
+static uint64_t new_generation(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int run_jobs(struct run_options *o, const struct ranks *rk, struct measure_target *m,
 		    const volatile sig_atomic_t *stop, struct job_spec *specs, int *cpus)
 {
@@ -216,10 +241,15 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 		fprintf(stderr, "iomodel: out of memory\n");
 		return EXIT_FAILED;
 	}
+	/* --verify runs one job (run_options.c refuses more): its generation is the run's */
+	if (o->spec.verify && o->spec.read_pct < 100 && !o->spec.verify_generation)
+		specs[0].verify_generation = o->spec.verify_generation = new_generation();
 	live_status_start(&live, NULL, NULL, m->t.kind == TARGET_SIM,
 			  o->spec.runtime_ns ? o->spec.runtime_ns + o->spec.ramp_ns : 0);
 	ret = jobs_run(m, specs, o->jobs.jobs, &jo, stop, &res, &info, &err);
 	live_status_end(&live);
+	if (o->spec.verify)
+		res.merged.verify = res.job[0].verify;
 	print_new_notices(m, &printed);
 	if (ret && !info.engine) {	/* nothing ran (on any rank): no results to print */
 		status = ranks_agree(rk, EXIT_FAILED, ret != -ECANCELED, &err);
@@ -235,6 +265,7 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 		o->spec.qd = specs[0].qd;	/* psync may have lowered it */
 		per_job_info(o, &info, specs, &res, cpus);
 		status = print_ranks(o, rk, &info, &res.merged, status);
+		status = report_verify_failures(&res.merged, status);
 	}
 	jobs_result_release(&res);
 	return status;

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "suite/jobs.h"
+#include "engine/verify_block.h"
 #include "util/units.h"
 
 #define MAX_QD 1024
@@ -69,6 +70,18 @@ void cmd_run_usage(FILE *f)
 	      "  --per-job            also print each job's results\n"
 	      "  --cpus LIST          pin job i to the i-th CPU of LIST (e.g. 0-3,6), its\n"
 	      "                       buffers then on that CPU's memory node\n"
+	      "verify:\n"
+	      "  --verify             stamp every write (one block per IO: header and\n"
+	      "                       trailer with offset, generation, sequence; crc32c),\n"
+	      "                       read each block back before overwriting it and the\n"
+	      "                       whole region after the run, and report lost,\n"
+	      "                       misdirected and torn writes and corruption (exit 1\n"
+	      "                       on any); a read workload checks a region a --verify\n"
+	      "                       write run left; needs --align = --bs >= 512\n"
+	      "  --verify-generation N\n"
+	      "                       the generation to write, or to expect when reading\n"
+	      "                       (default: a new one per write run; a read run takes\n"
+	      "                       the first one it reads)\n"
 	      "stop (whichever comes first; 10s when none is given):\n"
 	      "  --runtime TIME       measured time, e.g. 10s, 500ms, 2m\n"
 	      "  --ios N              number of IOs\n"
@@ -158,6 +171,7 @@ enum option_id {
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
 	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
 	OPT_JOBS, OPT_SPLIT, OPT_PER_JOB, OPT_CPUS,
+	OPT_VERIFY, OPT_VERIFY_GENERATION,
 	OPT_STEADY, OPT_MAX_ROUNDS,
 };
 
@@ -186,6 +200,8 @@ static const struct option run_long_options[] = {
 	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "per-job", no_argument, NULL, OPT_PER_JOB },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "verify-generation", required_argument, NULL, OPT_VERIFY_GENERATION },
 	{ "steady-state", no_argument, NULL, OPT_STEADY },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "help", no_argument, NULL, 'h' },
@@ -299,6 +315,10 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_SPLIT: o->jobs.split = true; break;
 	case OPT_PER_JOB: o->jobs.per_job = true; break;
 	case OPT_CPUS: ret = cpus_opt(arg, &o->jobs); break;
+	case OPT_VERIFY: s->verify = VERIFY_READ_BACK; break;
+	case OPT_VERIFY_GENERATION:
+		ret = count_opt("--verify-generation", arg, 1, INT64_MAX, &s->verify_generation);
+		break;
 	case OPT_STEADY: o->steady_state = true; break;
 	case OPT_MAX_ROUNDS:
 		ret = count_opt("--max-rounds", arg, 5, 100, &v);
@@ -309,10 +329,27 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	return ret;
 }
 
+/* What --verify needs that is known before the target is opened (the rest: verify_check_job). */
+static int check_verify_options(const struct run_options *o)
+{
+	const struct job_spec *s = &o->spec;
+
+	if (s->bs < VERIFY_MIN_BLOCK)
+		return bad("--verify needs --bs of at least %u bytes (each block carries a %u-byte "
+			   "header and trailer)", VERIFY_MIN_BLOCK, VERIFY_STAMP_BYTES);
+	if (o->align_set && s->align != s->bs)
+		return bad("--verify needs --align equal to --bs: each request is one verified block");
+	if (s->bs * s->qd > VERIFY_MAX_BUFFERS)
+		return bad("--verify needs a buffer of its own per IO in flight: --bs x --qd at "
+			   "most 1GiB");
+	return 0;
+}
+
 /* Checks that need no target; returns 0 or EXIT_BAD_INPUT. */
 static int check_options(struct run_options *o)
 {
 	struct job_spec *s = &o->spec;
+	int ret;
 
 	if (!o->target.path)
 		return bad("missing --target (a file, a block device, null, or sim:DRIVE)");
@@ -336,10 +373,20 @@ static int check_options(struct run_options *o)
 		return bad("--rwmix applies only to --rw rw or randrw, not '%s'", o->rw);
 	if (s->read_pct == 101)
 		s->read_pct = o->rwmix_set ? o->rwmix : 50;
+	if (s->verify_generation && !s->verify)
+		return bad("--verify-generation applies only with --verify");
+	if (s->verify && (ret = check_verify_options(o)))
+		return ret;
 	if (!o->align_set)
 		s->align = s->bs;
 	if (o->max_rounds && !o->steady_state)
 		return bad("--max-rounds goes with --steady-state");
+	if (s->verify && o->jobs.jobs > 1)
+		return bad("--verify runs one job: --jobs %u would let one job's writes overwrite "
+			   "blocks another is checking", o->jobs.jobs);
+	if (o->steady_state && s->verify)
+		return bad("--verify does not go with --steady-state (each round would read the "
+			   "region back)");
 	if (!o->max_rounds)
 		o->max_rounds = 25;
 	if (!s->runtime_ns && !s->max_ios && !s->max_bytes)

@@ -27,6 +27,7 @@ struct engine {
 	struct rng mix;
 	struct io_request *reqs;
 	struct io_request **done;
+	struct verify *verify;	/* NULL without --verify */
 
 	bool measuring;
 	bool stopping;
@@ -110,6 +111,8 @@ static int issue(struct engine *e, struct io_request *req, uint64_t now)
 	else
 		req->op = rng_below(&e->mix, 100) < pct ? IO_READ : IO_WRITE;
 	req->offset = offset_gen_next(&e->offsets);
+	if (e->verify)
+		verify_before_queue(e->verify, req, &e->offsets);
 	req->submit_ns = now;
 	e->issued_ios++;
 	e->issued_bytes += req->length;
@@ -163,6 +166,28 @@ static void complete(struct engine *e, const struct io_request *req)
 		account(e, req);
 }
 
+/*
+ * --verify: each completion goes to verify.c first; a check read that went
+ * back in flight as its write leaves done[]. Returns the requests done, or a
+ * negative errno.
+ */
+static int complete_verified(struct engine *e, int n)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		int ret = verify_after_complete(e->verify, e->done[i], e->be);
+
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			complete(e, e->done[i]);
+			e->done[kept++] = e->done[i];
+		}
+	}
+	return kept;
+}
+
 static void start_phase(struct engine *e, bool measuring, uint64_t now)
 {
 	e->measuring = measuring;
@@ -191,8 +216,11 @@ static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
 
 		if (n < 0 && n != -EINTR)
 			return n;
-		for (int i = 0; i < n; i++)
-			complete(e, e->done[i]);
+		if (!e->verify)
+			for (int i = 0; i < n; i++)
+				complete(e, e->done[i]);
+		else if ((n = complete_verified(e, n)) < 0)
+			return n;
 		if (*e->stop) {
 			e->stopping = true;
 			e->r->interrupted = true;
@@ -211,12 +239,58 @@ static double timeval_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* --verify: read the region back after a job that wrote (verify.h). */
+static int verify_pass(struct engine *e)
+{
+	struct job_spec pass = *e->spec;
+	struct engine p = *e;
+	struct run_result *scratch = malloc(sizeof(*scratch));
+	struct errmsg err;
+	int ret;
+
+	if (!scratch)
+		return -ENOMEM;
+	pass.random = false;
+	pass.read_pct = 100;
+	pass.max_ios = verify_pass_ios(e->verify);
+	pass.max_bytes = pass.runtime_ns = pass.ramp_ns = 0;
+	run_result_init(scratch);
+	p.spec = &pass;
+	p.r = scratch;
+	ret = offset_gen_init(&p.offsets, pass.offset, pass.length, pass.bs, pass.align, false,
+			      pass.seed, &err);
+	if (!ret)
+		ret = run_phase(&p, 0, true);
+	verify_pass_done(e->verify, scratch->op[IO_READ].ios, p.last_complete_ns - p.start_ns);
+	e->r->interrupted = scratch->interrupted;
+	e->r->error = scratch->error;
+	if (!ret && p.out_of_memory)
+		ret = -ENOMEM;
+	run_result_release(scratch);
+	free(scratch);
+	return ret;
+}
+
+static int verify_setup(struct engine *e, const struct job_spec *spec, struct errmsg *err)
+{
+	struct verify_params p = {
+		.mode = spec->verify, .generation = spec->verify_generation,
+		.writes = spec->read_pct < 100, .first = e->offsets.first,
+		.slots = e->offsets.positions, .bs = (uint32_t)spec->bs, .qd = spec->qd,
+	};
+	int ret = verify_check_job(&p, spec->align, spec->verify == VERIFY_READ_BACK, err);
+
+	return ret ? ret : verify_create(&e->verify, &p, err);
+}
+
 static int engine_setup(struct engine *e, const struct job_spec *spec,
 			const struct io_buffers *bufs, struct errmsg *err)
 {
 	int ret = offset_gen_init(&e->offsets, spec->offset, spec->length, spec->bs,
 				  spec->align, spec->random, spec->seed, err);
 
+	if (!ret && spec->verify)
+		ret = verify_setup(e, spec, err);
 	if (ret)
 		return ret;
 	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
@@ -253,6 +327,11 @@ int engine_run(const struct job_spec *spec, struct backend *be,
 		r->cpu_user_s = timeval_s(after.ru_utime) - timeval_s(before.ru_utime);
 		r->cpu_sys_s = timeval_s(after.ru_stime) - timeval_s(before.ru_stime);
 	}
+	if (!ret && e.verify && verify_pass_ios(e.verify) && !r->error.set && !r->interrupted)
+		ret = verify_pass(&e);
+	if (e.verify)
+		verify_finish(e.verify, &r->verify);
+	verify_free(e.verify);
 	free(e.reqs);
 	free(e.done);
 	if (!ret && e.out_of_memory)

@@ -11,6 +11,9 @@
  *     count or byte count, whichever first; or the caller's stop flag; or an
  *     IO error). No new IO is issued after that, and the IOs still in flight
  *     complete and are counted: `seconds` runs to the last completion.
+ * With spec->verify (verify.h), each IO also passes through the verify hooks,
+ * and a job that wrote is followed by a read of its whole region (the
+ * verify pass, not part of the results but of r->verify).
  */
 #ifndef IOMODEL_ENGINE_H
 #define IOMODEL_ENGINE_H
@@ -22,6 +25,7 @@
 #include "backend/backend.h"
 #include "engine/histogram.h"
 #include "engine/timeline.h"
+#include "engine/verify.h"
 #include "util/errmsg.h"
 
 struct job_spec {
@@ -37,6 +41,8 @@ struct job_spec {
 	uint64_t max_bytes;
 	uint64_t ramp_ns;	/* warm-up, excluded from the results */
 	uint64_t seed;
+	enum verify_mode verify;	/* VERIFY_OFF unless --verify (verify.h) */
+	uint64_t verify_generation;	/* writes: this run's id; reads: 0 = learn */
 };
 
 struct io_buffers {
@@ -67,6 +73,7 @@ struct run_result {
 	double cpu_sys_s;
 	bool interrupted;	/* the stop flag ended the run */
 	struct run_error error;
+	struct verify_result verify;	/* mode VERIFY_OFF without --verify */
 };
 
 /*

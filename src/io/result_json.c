@@ -129,7 +129,7 @@ static json_t *device_json(const struct sim_report *d)
 	const struct sim_fault_counters *fc = &d->faults;
 	json_t *obj;
 
-	obj = json_pack("{s:s,s:o,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I}}",
+	obj = json_pack("{s:s,s:o,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I}}",
 			 "model", d->model,
 			 "preset", d->preset ? json_string(d->preset) : json_null(),
 			 "host_read_bytes", (json_int_t)c->host_read_bytes,
@@ -143,7 +143,8 @@ static json_t *device_json(const struct sim_report *d)
 			 "faults", "eio", (json_int_t)fc->eio,
 			 "lost_writes", (json_int_t)fc->lost_writes,
 			 "misdirected_writes", (json_int_t)fc->misdirected_writes,
-			 "bit_flips", (json_int_t)fc->bit_flips, "spikes", (json_int_t)fc->spikes);
+			 "bit_flips", (json_int_t)fc->bit_flips,
+			 "torn_writes", (json_int_t)fc->torn_writes, "spikes", (json_int_t)fc->spikes);
 	if (obj && d->n_members)
 		json_object_set_new(obj, "members", members_json(d));
 	if (obj && !strcmp(d->model, "ssd"))
@@ -259,6 +260,8 @@ json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 		json_object_set_new(root, "ranks", ranks_json(info));
 	if (root && info->device)
 		json_object_set_new(root, "device", device_json(info->device));
+	if (root)
+		json_object_set_new(root, "verify", verify_to_json(&r->verify));
 	if (root)
 		json_object_set_new(root, "notices", info->notice ? json_pack("[s]", info->notice)
 								  : json_array());

@@ -37,12 +37,13 @@ static void print_device(FILE *f, const struct sim_report *d)
 		(unsigned long long)c->merges, (unsigned long long)c->gc_page_moves,
 		(unsigned long long)c->cache_hits, (unsigned long long)c->seeks);
 	if (d->faults.eio || d->faults.spikes || d->faults.lost_writes ||
-	    d->faults.misdirected_writes || d->faults.bit_flips)
+	    d->faults.misdirected_writes || d->faults.bit_flips || d->faults.torn_writes)
 		fprintf(f, "faults injected: EIO %llu, latency spikes %llu, lost writes %llu, "
-			"misdirected writes %llu, bit flips %llu\n",
+			"misdirected writes %llu, torn writes %llu, bit flips %llu\n",
 			(unsigned long long)d->faults.eio, (unsigned long long)d->faults.spikes,
 			(unsigned long long)d->faults.lost_writes,
 			(unsigned long long)d->faults.misdirected_writes,
+			(unsigned long long)d->faults.torn_writes,
 			(unsigned long long)d->faults.bit_flips);
 }
 
@@ -159,6 +160,7 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	fputc('\n', f);
 	print_per_job(f, info);
 	print_device(f, info->device);
+	verify_output_table(f, &r->verify);
 	if (info->notice)
 		fprintf(f, "note: %s\n", info->notice);
 	print_error(f, r);

@@ -88,6 +88,13 @@ int run_output_csv(FILE *f, const struct run_info *info, const struct run_result
 /* Returns 0 or -ENOMEM / -EIO. */
 int run_output_json(FILE *f, const struct run_info *info, const struct run_result *r);
 
+/* --verify: the table's lines (none when off), the "verify" JSON object (null when off). */
+void verify_output_table(FILE *f, const struct verify_result *v);
+json_t *verify_to_json(const struct verify_result *v);
+/* One line: the first failure; and the counts by kind followed by it. */
+void verify_describe_first(char *buf, size_t n, const struct verify_result *v);
+void verify_summary(char *buf, size_t n, const struct verify_result *v);
+
 /* The run as a JSON object (new reference; NULL when out of memory). */
 json_t *run_to_json(const struct run_info *info, const struct run_result *r);
 /* Write `root` (taking the reference) as an indented document; 0 or -ENOMEM / -EIO. */

@@ -96,10 +96,29 @@ void measure_close(struct measure_target *m)
 	}
 	if (m->dev)
 		m->dev->ops->destroy(m->dev);
+	sim_store_free(m->store);
+	m->store = NULL;
 	sim_spec_release(&m->spec);
 	free(m->t.path);
 	m->t.path = NULL;
 	m->dev = NULL;
+}
+
+/* --verify: the null target checks its own buffers; every target needs what verify.h says. */
+static int check_verify(const struct target *t, struct job_spec *s,
+			const struct offset_gen *probe, struct errmsg *err)
+{
+	struct verify_params p = {
+		.mode = s->verify, .writes = s->read_pct < 100, .first = probe->first,
+		.slots = probe->positions, .bs = (uint32_t)s->bs, .qd = s->qd,
+	};
+
+	if (t->kind == TARGET_NULL)
+		s->verify = VERIFY_SELF;
+	if (s->bs * s->qd > VERIFY_MAX_BUFFERS)
+		return errmsg_set(err, -EINVAL, "--verify needs a buffer of its own per IO in "
+				  "flight: --bs x --qd at most 1GiB");
+	return verify_check_job(&p, s->align, t->kind != TARGET_NULL, err);
 }
 
 int measure_check_job(const struct measure_target *m, struct job_spec *s, struct errmsg *err)
@@ -127,7 +146,7 @@ int measure_check_job(const struct measure_target *m, struct job_spec *s, struct
 	if (offset_gen_init(&probe, s->offset, s->length, s->bs, s->align, s->random, s->seed,
 			    &why))
 		return errmsg_set(err, -EINVAL, "'%s': %s", t->path, why.text);
-	return 0;
+	return s->verify ? check_verify(t, s, &probe, err) : 0;
 }
 
 /* Open the backend for the target; may lower spec->qd (psync) with a notice. */
@@ -142,8 +161,11 @@ static int open_backend(struct measure_target *m, struct job_spec *spec,
 	enum backend_kind kind = m->t.kind == TARGET_NULL ? BACKEND_NULL : m->engine;
 	int ret;
 
+	if (m->t.kind == TARGET_SIM && spec->verify && !m->store &&
+	    sim_store_create(&m->store, SIM_STORE_LIMIT))
+		return errmsg_set(err, -ENOMEM, "out of memory for the simulated drive's data");
 	if (m->t.kind == TARGET_SIM)
-		return sim_backend_open(be, &params, m->dev, &m->spec.faults, m->seed,
+		return sim_backend_open(be, &params, m->dev, m->store, &m->spec.faults, m->seed,
 					m->sim_clock_ns, err);
 	ret = backend_open(be, kind, &params, &notice, err);
 	if (ret)
@@ -163,11 +185,12 @@ int measure_job_open(struct measure_target *m, struct job_spec *spec, struct mea
 		     struct run_info *info, struct errmsg *err)
 {
 	bool real = m->t.kind == TARGET_FILE || m->t.kind == TARGET_BLOCK;
+	bool own = real || spec->verify;
 	int ret;
 
-	/* only real devices look at the data: elsewhere one untouched buffer serves all */
-	if (io_buffers_alloc(&j->bufs, spec->bs, spec->qd, real ? BUFFER_MEMORY_LIMIT : spec->bs,
-			     spec->seed, real))
+	/* only real devices and --verify look at the data: elsewhere one untouched buffer serves all */
+	if (io_buffers_alloc(&j->bufs, spec->bs, spec->qd, own ? BUFFER_MEMORY_LIMIT : spec->bs,
+			     spec->seed, own))
 		return errmsg_set(err, -ENOMEM, "out of memory for %u buffers of %llu bytes",
 				  spec->qd, (unsigned long long)spec->bs);
 	ret = open_backend(m, spec, &j->bufs, &j->be, err);

@@ -36,6 +36,7 @@ struct measure_target {
 	/* simulated drives only */
 	struct sim_spec spec;
 	struct sim_device *dev;
+	struct sim_store *store;	/* the data written, kept once a job verifies */
 	struct sim_report report;
 	uint64_t sim_clock_ns;		/* the drive's time, carried from job to job */
 	/* notices so far, each text once */
@@ -51,7 +52,9 @@ void measure_close(struct measure_target *m);
 /*
  * Complete `spec` against the target (a region length of 0 means "to the
  * end") and check it: region inside the target, O_DIRECT alignment, at least
- * one aligned IO in the region. -EINVAL with a message otherwise.
+ * one aligned IO in the region, and what --verify needs (verify_check_job;
+ * on null, spec->verify becomes VERIFY_SELF). -EINVAL with a message
+ * otherwise.
  */
 int measure_check_job(const struct measure_target *m, struct job_spec *spec,
 		      struct errmsg *err);

@@ -84,7 +84,7 @@ static void run(struct outcome *o, const struct job_spec *spec,
 	req_heap_init(&dev.inflight);
 	io_buffers_alloc(&bufs, spec->bs, spec->qd, spec->bs, 1, false);
 	run_result_init(&o->r);
-	sim_backend_open(&be, &params, &dev.base, faults, spec->seed, 0, &err);
+	sim_backend_open(&be, &params, &dev.base, NULL, faults, spec->seed, 0, &err);
 	o->ret = engine_run(spec, be, &bufs, &stop, &o->r, &err);
 	sim_backend_counters(be, &o->counters, &o->faults);
 	backend_close(be);

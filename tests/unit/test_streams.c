@@ -38,7 +38,7 @@ static int drive_open(struct drive *d, const char *text, unsigned qd)
 	p.buffers = d->bufs.base;
 	p.buffer_count = 1;
 	p.buffer_size = 65536;
-	return sim_backend_open(&d->be, &p, d->dev, &d->spec.faults, 7, 0, &err);
+	return sim_backend_open(&d->be, &p, d->dev, NULL, &d->spec.faults, 7, 0, &err);
 }
 
 static void drive_close(struct drive *d)

@@ -1,0 +1,392 @@
+/*
+ * verify.c — the per-job verification state of verify.h: what each slot of
+ * the region should hold, the check of each block read, and the count of
+ * failures by kind.
+ *
+ * A slot's map entry is the sequence number of the last write this run made
+ * there (0: none) with BUSY_BIT set while an IO of the job is on it, and
+ * REPORTED_BIT once a lost, misdirected or torn block was counted there (so
+ * it counts once until it is rewritten or read back good). Each
+ * request slot has a phase:
+ *
+ *   write drawn ──► CHECK_THEN_WRITE (a read of the slot) ──► WRITE ──► done
+ *   read drawn  ──► READ ──► done
+ *
+ * verify_before_queue() enters the first phase, verify_after_complete()
+ * checks a read and turns CHECK_THEN_WRITE into WRITE. Blocks found stale
+ * and misdirected blocks are listed (up to LIST_MAX each) so that
+ * verify_finish() can count a misdirected write once, not also as the lost
+ * write it leaves at the place it was meant for.
+ */
+#include "verify.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/verify_block.h"
+#include "util/bug.h"
+#include "util/dynbuf.h"
+
+#define BUSY_BIT (1ULL << 63)		/* an IO of the job is on the slot */
+#define REPORTED_BIT (1ULL << 62)	/* counted since last written or read good */
+#define SEQ_MASK (REPORTED_BIT - 1)
+#define LIST_MAX (1u << 20)
+
+enum phase { PHASE_READ, PHASE_CHECK_THEN_WRITE, PHASE_WRITE };
+
+struct stale {
+	uint64_t offset;
+	uint64_t sequence;	/* expected; 0 = any of the generation */
+	bool explained;		/* a misdirected write accounts for it */
+};
+
+struct misdirected {
+	struct verify_failure f;
+	bool matched;
+};
+
+struct verify {
+	struct verify_params p;
+	bool learn;		/* read-only pass without a generation: take the first */
+	uint64_t next_seq;
+	uint64_t *map;		/* READ_BACK: per slot */
+	uint8_t *phase;		/* per request slot */
+	uint64_t *self_seq;	/* SELF: the sequence each request slot wrote */
+	struct verify_result res;
+	struct stale *stale;
+	size_t n_stale, alloc_stale;
+	struct misdirected *mis;
+	size_t n_mis, alloc_mis;
+	bool first_is_stale;
+};
+
+const char *verify_kind_name(enum verify_kind kind)
+{
+	static const char *const names[] = {
+		[VERIFY_LOST] = "lost_write", [VERIFY_MISDIRECTED] = "misdirected_write",
+		[VERIFY_TORN] = "torn_write", [VERIFY_CORRUPT] = "corruption",
+	};
+
+	return names[kind];
+}
+
+int verify_check_job(const struct verify_params *p, uint64_t align, bool storage,
+		     struct errmsg *err)
+{
+	if (p->bs < VERIFY_MIN_BLOCK)
+		return errmsg_set(err, -EINVAL, "--verify needs --bs of at least %u bytes "
+				  "(each block carries a %u-byte header and trailer)",
+				  VERIFY_MIN_BLOCK, VERIFY_STAMP_BYTES);
+	if (align != p->bs)
+		return errmsg_set(err, -EINVAL, "--verify needs --align equal to --bs: each "
+				  "request is one verified block");
+	if (!storage && !p->writes)
+		return errmsg_set(err, -EINVAL, "--verify on null: null keeps no data to read "
+				  "back, so only write workloads (which check their own buffers)");
+	if (storage && p->slots < 2ULL * p->qd)
+		return errmsg_set(err, -EINVAL, "--verify needs a region of at least 2 x --qd "
+				  "blocks (%llu here) so that no two IOs in flight share a block",
+				  (unsigned long long)p->slots);
+	if (storage && p->slots > VERIFY_MAX_SLOTS)
+		return errmsg_set(err, -EINVAL, "--verify keeps 8 bytes per block: at most %llu "
+				  "blocks of --bs in the region (%llu here); use --length or a "
+				  "larger --bs", VERIFY_MAX_SLOTS, (unsigned long long)p->slots);
+	return 0;
+}
+
+int verify_create(struct verify **out, const struct verify_params *p, struct errmsg *err)
+{
+	struct verify *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return errmsg_set(err, -ENOMEM, "out of memory for --verify");
+	v->p = *p;
+	v->learn = !p->writes && !p->generation;
+	v->phase = calloc(p->qd, sizeof(*v->phase));
+	v->self_seq = calloc(p->qd, sizeof(*v->self_seq));
+	if (p->mode == VERIFY_READ_BACK)
+		v->map = calloc(p->slots, sizeof(*v->map));	/* untouched pages cost nothing */
+	if (!v->phase || !v->self_seq || (p->mode == VERIFY_READ_BACK && !v->map)) {
+		verify_free(v);
+		return errmsg_set(err, -ENOMEM, "out of memory for --verify of %llu blocks",
+				  (unsigned long long)p->slots);
+	}
+	v->res.mode = p->mode;
+	v->res.generation = p->generation;
+	v->res.block_bytes = p->bs;
+	*out = v;
+	return 0;
+}
+
+void verify_free(struct verify *v)
+{
+	if (!v)
+		return;
+	free(v->map);
+	free(v->phase);
+	free(v->self_seq);
+	free(v->stale);
+	free(v->mis);
+	free(v);
+}
+
+uint64_t verify_pass_ios(const struct verify *v)
+{
+	return v->p.mode == VERIFY_READ_BACK && v->p.writes ? v->p.slots : 0;
+}
+
+void verify_pass_done(struct verify *v, uint64_t ios, uint64_t ns)
+{
+	v->res.pass_ios = ios;
+	v->res.pass_ns = ns;
+}
+
+static uint64_t slot_of(const struct verify *v, uint64_t offset)
+{
+	uint64_t slot = (offset - v->p.first) / v->p.bs;
+
+	BUG_ON(slot >= v->p.slots);
+	return slot;
+}
+
+static void stamp(struct verify *v, struct io_request *req, uint64_t seq)
+{
+	struct verify_id id = { v->p.generation, seq, req->offset, req->length };
+
+	verify_block_stamp(req->buf, &id);
+	v->res.blocks_written++;
+}
+
+void verify_before_queue(struct verify *v, struct io_request *req, struct offset_gen *offsets)
+{
+	uint64_t slot;
+
+	if (v->p.mode == VERIFY_SELF) {
+		if (req->op == IO_WRITE) {
+			v->self_seq[req->slot] = ++v->next_seq;
+			stamp(v, req, v->next_seq);
+		}
+		return;
+	}
+	slot = slot_of(v, req->offset);
+	while (v->map[slot] & BUSY_BIT) {
+		req->offset = offset_gen_next(offsets);
+		slot = slot_of(v, req->offset);
+	}
+	v->map[slot] |= BUSY_BIT;
+	v->phase[req->slot] = req->op == IO_WRITE ? PHASE_CHECK_THEN_WRITE : PHASE_READ;
+	req->op = IO_READ;
+}
+
+static void fail(struct verify *v, enum verify_kind kind, const struct verify_failure *f)
+{
+	struct verify_result *r = &v->res;
+
+	if (!r->count[kind])
+		r->first_offset[kind] = f->offset;
+	r->count[kind]++;
+	if (!r->failures++) {
+		r->first = *f;
+		r->first.kind = kind;
+		v->first_is_stale = kind == VERIFY_LOST;
+	}
+}
+
+static void add_stale(struct verify *v, const struct verify_failure *f)
+{
+	if (array_grow((void **)&v->stale, &v->alloc_stale, v->n_stale + 1, sizeof(*v->stale),
+		       LIST_MAX) == 0)
+		v->stale[v->n_stale++] = (struct stale){ f->offset, f->expected_sequence, false };
+	fail(v, VERIFY_LOST, f);
+}
+
+static void add_misdirected(struct verify *v, struct verify_failure *f)
+{
+	f->kind = VERIFY_MISDIRECTED;
+	if (array_grow((void **)&v->mis, &v->alloc_mis, v->n_mis + 1, sizeof(*v->mis),
+		       LIST_MAX) == 0)
+		v->mis[v->n_mis++] = (struct misdirected){ *f, false };
+	fail(v, VERIFY_MISDIRECTED, f);
+}
+
+#define KIND_OK (-1)
+
+/* An intact block at f->offset: is it the write this slot should hold? */
+static int judge_intact(struct verify *v, struct verify_failure *f, bool expect_any)
+{
+	bool ours;
+
+	if (v->learn && !v->res.generation)
+		v->res.generation = f->found_generation;
+	ours = f->found_generation == v->res.generation;
+	f->expected_generation = v->res.generation;
+	if (ours && f->found_offset != f->offset)
+		return VERIFY_MISDIRECTED;
+	if (!v->p.writes)
+		return ours ? KIND_OK : VERIFY_LOST;
+	if (!expect_any)
+		return KIND_OK;		/* what was there before this run */
+	/* another sequence number: an older write (of this run, or of an earlier
+	 * run given the same --verify-generation) */
+	return ours && f->found_sequence == f->expected_sequence ? KIND_OK : VERIFY_LOST;
+}
+
+static int classify(struct verify *v, enum verify_shape shape, struct verify_failure *f,
+		    bool expect_any)
+{
+	switch (shape) {
+	case BLOCK_INTACT:
+		return judge_intact(v, f, expect_any);
+	case BLOCK_UNSTAMPED:
+		return expect_any ? VERIFY_LOST : KIND_OK;
+	case BLOCK_TORN:
+		return VERIFY_TORN;
+	default:
+		return VERIFY_CORRUPT;
+	}
+}
+
+/*
+ * Check a block read at `offset` whose slot entry is `*entry`. A lost,
+ * misdirected or torn block counts once until it is rewritten or read back
+ * good; corruption counts on every read that returns it (a flip in transit
+ * and a bad sector look alike, and two flips in a row are two faults).
+ */
+static void check(struct verify *v, const void *buf, uint64_t offset, uint64_t *entry)
+{
+	uint64_t expected = *entry & SEQ_MASK;
+	struct verify_failure f = { .offset = offset, .expected_sequence = expected };
+	struct verify_id found;
+	enum verify_shape shape = verify_block_inspect(buf, v->p.bs, &found);
+	int kind;
+
+	v->res.blocks_checked++;
+	f.found_generation = found.generation;
+	f.found_sequence = found.sequence;
+	f.found_offset = found.offset;
+	f.expected_generation = v->res.generation;
+	kind = classify(v, shape, &f, !v->p.writes || expected);
+	if (kind == KIND_OK) {
+		*entry &= ~REPORTED_BIT;
+		return;
+	}
+	if (kind == VERIFY_CORRUPT) {
+		fail(v, kind, &f);
+		return;
+	}
+	if (*entry & REPORTED_BIT)
+		return;
+	*entry |= REPORTED_BIT;
+	if (kind == VERIFY_LOST)
+		add_stale(v, &f);
+	else if (kind == VERIFY_MISDIRECTED)
+		add_misdirected(v, &f);
+	else
+		fail(v, kind, &f);
+}
+
+static int self_check(struct verify *v, struct io_request *req)
+{
+	struct verify_id found;
+
+	if (req->op != IO_WRITE || req->result != req->length)
+		return 0;
+	v->res.blocks_checked++;
+	if (verify_block_inspect(req->buf, req->length, &found) != BLOCK_INTACT ||
+	    found.sequence != v->self_seq[req->slot] || found.offset != req->offset)
+		fail(v, VERIFY_CORRUPT, &(struct verify_failure){ .offset = req->offset });
+	return 0;
+}
+
+int verify_after_complete(struct verify *v, struct io_request *req, struct backend *be)
+{
+	uint64_t slot, *entry;
+	int ret;
+
+	if (v->p.mode == VERIFY_SELF)
+		return self_check(v, req);
+	slot = slot_of(v, req->offset);
+	entry = &v->map[slot];
+	if (req->result != req->length || v->phase[req->slot] == PHASE_WRITE) {
+		*entry &= ~BUSY_BIT;	/* a failed IO is the engine's to report */
+		return 0;
+	}
+	check(v, req->buf, req->offset, entry);
+	if (v->phase[req->slot] == PHASE_READ) {
+		*entry &= ~BUSY_BIT;
+		return 0;
+	}
+	*entry = ++v->next_seq | BUSY_BIT;
+	stamp(v, req, v->next_seq);
+	v->phase[req->slot] = PHASE_WRITE;
+	req->op = IO_WRITE;
+	req->submit_ns = req->complete_ns;
+	ret = backend_queue(be, req);
+	return ret ? ret : 1;
+}
+
+static int by_intended(const void *a, const void *b)
+{
+	const struct verify_failure *x = &((const struct misdirected *)a)->f;
+	const struct verify_failure *y = &((const struct misdirected *)b)->f;
+
+	if (x->found_offset != y->found_offset)
+		return x->found_offset < y->found_offset ? -1 : 1;
+	return (x->found_sequence > y->found_sequence) - (x->found_sequence < y->found_sequence);
+}
+
+/* The first misdirected write meant for `s` and not yet matched, or NULL. */
+static struct misdirected *meant_for(struct verify *v, const struct stale *s)
+{
+	size_t lo = 0, hi = v->n_mis;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->mis[mid].f.found_offset < s->offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < v->n_mis && v->mis[lo].f.found_offset == s->offset; lo++)
+		if (!v->mis[lo].matched &&
+		    (!s->sequence || v->mis[lo].f.found_sequence == s->sequence))
+			return &v->mis[lo];
+	return NULL;
+}
+
+void verify_finish(struct verify *v, struct verify_result *out)
+{
+	struct verify_result *r = &v->res;
+	bool first_lost = false;
+
+	if (v->n_mis)
+		qsort(v->mis, v->n_mis, sizeof(*v->mis), by_intended);
+	for (size_t i = 1; i < v->n_mis; i++)
+		if (!by_intended(&v->mis[i - 1], &v->mis[i])) {
+			/* the same write seen twice: its landing place's rewrite went astray too */
+			v->mis[i].matched = true;
+			r->count[VERIFY_MISDIRECTED]--;
+			r->failures--;
+		}
+	for (size_t i = 0; i < v->n_stale; i++) {
+		struct stale *s = &v->stale[i];
+		struct misdirected *m = meant_for(v, s);
+
+		if (!m)
+			continue;
+		s->explained = true;
+		m->matched = true;
+		r->count[VERIFY_LOST]--;
+		r->failures--;
+		if (v->first_is_stale && !i)
+			r->first = m->f;
+	}
+	for (size_t i = 0; i < v->n_stale && !first_lost; i++)
+		if (!v->stale[i].explained) {
+			r->first_offset[VERIFY_LOST] = v->stale[i].offset;
+			first_lost = true;
+		}
+	*out = *r;
+}
