@@ -5,6 +5,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "commands.h"
+#include "run_options.h"
 
 
 static void usage(FILE *f)
@@ -69,6 +70,5 @@ int main(int argc, char **argv)
 		return cmd_predict(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
-	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
-	return EXIT_BAD_INPUT;
+	return bad("unknown command '%s' (try 'iomodel --help')", cmd);
 }

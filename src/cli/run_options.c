@@ -76,15 +76,31 @@ void cmd_run_usage(FILE *f)
 	      "Times: 10s, 500ms, 2m; a bare number is seconds.\n", f);
 }
 
+static void vsay(const char *fmt, va_list ap)
+{
+	char text[1024], line[4096];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	errmsg_escape(line, sizeof(line), text);
+	fprintf(stderr, "iomodel: %s\n", line);
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
 int bad(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("iomodel: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_BAD_INPUT;
 }
 

@@ -243,6 +243,7 @@ static int open_series_target(struct series_options *o, struct measure_target *m
 static int print_sweep(const struct series_options *o, const struct series *s)
 {
 	const struct point_set *ps = &s->points;
+	char path[1024];
 
 	if (o->format == OUTPUT_JSON) {
 		json_t *doc = json_pack("{s:s,s:s,s:s,s:O}", "schema", "iomodel.sweep/1",
@@ -251,10 +252,11 @@ static int print_sweep(const struct series_options *o, const struct series *s)
 
 		return json_dump_document(stdout, doc);
 	}
+	errmsg_escape(path, sizeof(path), s->m->t.path);
 	if (o->format == OUTPUT_CSV)
 		printf("op,random,size,qd,iops,mib_s,lat_mean_us\n");
 	else
-		printf("%s on %s\n%10s %5s %12s %11s %12s\n", o->rw, s->m->t.path, "size", "qd",
+		printf("%s on %s\n%10s %5s %12s %11s %12s\n", o->rw, path, "size", "qd",
 		       "IOPS", "MiB/s", "mean us");
 	for (size_t i = 0; i < ps->len; i++) {
 		const struct perf_point *p = &ps->points[i];

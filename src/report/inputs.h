@@ -61,11 +61,13 @@ void report_drive_release(struct report_drive *d);
  * Fill the rest of a model read from a model file (`root`, its JSON object
  * model.read or model.write) that model_load_file() leaves out: confidence
  * intervals, two-point figures, fit quality, erase block, queue depth and
- * the points fitted (appended to `ps` too). report_model.c.
+ * the points fitted (appended to `ps` too). report_model.c. 0, -ENOMEM, or
+ * -EINVAL for a malformed size (a negative, fractional or huge size_bytes),
+ * with `err` naming `path` and the key.
  */
 struct json_t;
 int report_model_complete(struct op_model *om, enum io_op op, const struct json_t *o,
-			  struct point_set *ps);
+			  struct point_set *ps, const char *path, struct errmsg *err);
 
 /* Deep copy of a drive model. 0 or -ENOMEM. report_model.c. */
 int report_model_copy(struct drive_model *dst, const struct drive_model *src);
