@@ -47,6 +47,8 @@ void cmd_run_usage(FILE *f)
 	      "                       only its first SIZE bytes\n"
 	      "  --destroy-data       allow writing to an existing file or a block device\n"
 	      "  --keep               keep a file that this run created\n"
+	      "  --sim-memory SIZE    most memory a sim: drive's state may take (a quarter\n"
+	      "                       of physical memory); a larger drive is refused\n"
 	      "workload:\n"
 	      "  --rw MODE            read, write, randread, randwrite, rw, randrw (randread)\n"
 	      "  --rwmix PCT          reads in percent for rw and randrw (50)\n"
@@ -129,6 +131,20 @@ int size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v;
+	int ret = size_opt(name, arg, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0)
+		return bad("%s '%s': must be positive (leave the option out for the default)",
+			   name, arg);
+	*out = v;
+	return 0;
+}
+
 int time_opt(const char *name, const char *arg, uint64_t *out)
 {
 	int ret = parse_duration_ns(arg, out);
@@ -157,6 +173,7 @@ enum option_id {
 	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
 	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_SIM_MEMORY,
 };
 
 static const struct option run_long_options[] = {
@@ -164,6 +181,7 @@ static const struct option run_long_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "rwmix", required_argument, NULL, OPT_RWMIX },
 	{ "bs", required_argument, NULL, OPT_BS },
@@ -194,7 +212,10 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_RW: ret = parse_rw(o, arg); break;

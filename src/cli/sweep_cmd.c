@@ -39,13 +39,14 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_SIM_MEMORY };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
@@ -65,6 +66,7 @@ static const struct option characterize_long_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
@@ -85,8 +87,8 @@ void cmd_sweep_usage(FILE *f)
 	      "queue depth from C to D (doubling); one result per point. Each point stops\n"
 	      "after --point-time or --point-ios, whichever comes first.\n"
 	      "\n"
-	      "  --target, --size, --destroy-data, --keep, --engine, --buffered, --seed\n"
-	      "                       as for 'iomodel run'\n"
+	      "  --target, --size, --destroy-data, --keep, --sim-memory, --engine,\n"
+	      "  --buffered, --seed   as for 'iomodel run'\n"
 	      "  --rw MODE            randread, randwrite, read or write (randread)\n"
 	      "  --bs A[:B]           request sizes, doubling from A to B (512:512m)\n"
 	      "  --qd C[:D]           queue depths, doubling from C to D (1)\n"
@@ -115,7 +117,8 @@ void cmd_characterize_usage(FILE *f)
 	      "                       on an existing file or device, use its first SIZE\n"
 	      "                       bytes (all of it by default)\n"
 	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
-	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
+	      "  --destroy-data, --keep, --sim-memory, --engine, --buffered, --seed\n"
+	      "                       as for 'iomodel run'\n"
 	      "  --json               the model as JSON (schema iomodel.model/1)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
 	      "  --report FILE        also write an HTML report with the charts to FILE\n"
@@ -152,7 +155,10 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_QUICK: o->quick = true; break;
