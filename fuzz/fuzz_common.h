@@ -2,7 +2,7 @@
  * fuzz_common.h — what the libFuzzer harnesses of fuzz/ share: the input as
  * a NUL-terminated string, and as a file (a memfd, read back by path through
  * /proc/self/fd, so the harness goes through input_file_read() as iomodel
- * does, without touching the disk).
+ * does, without touching the disk); GSL set up as main() sets it up.
  */
 #ifndef IOMODEL_FUZZ_COMMON_H
 #define IOMODEL_FUZZ_COMMON_H
@@ -14,6 +14,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+
+/* As main() does: GSL reports errors by return value instead of aborting. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	gsl_set_error_handler_off();
+	return 0;
+}
 
 /* A malloc'ed NUL-terminated copy of the input (the caller frees it). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)

@@ -25,7 +25,7 @@ for name in "${names[@]}"; do
 	# -close_fd_mask=3: the harness' own messages (bad input) are not shown;
 	# libFuzzer and the sanitizers still report on stderr, kept in the log
 	"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
-		-print_final_stats=1 "${dict[@]}" \
+		-print_final_stats=1 -error_exitcode=1 "${dict[@]}" \
 		-artifact_prefix="build-fuzz/crashes/$name-" \
 		"build-fuzz/corpus/$name" "fuzz/corpus/$name" >"$log" 2>&1
 	rc=$?

@@ -14,6 +14,7 @@ packages=(
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
 	chromium                                 # tests: the report rendered by a browser
 	fio                                      # bench/: the peer iomodel is compared with
+	clang libclang-rt-14-dev                 # fuzz/: libFuzzer harnesses (tests/e2e/fuzz.sh)
 )
 
 missing=()
