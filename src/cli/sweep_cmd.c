@@ -125,27 +125,6 @@ void cmd_characterize_usage(FILE *f)
 	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n", f);
 }
 
-/* "A" or "A:B" sizes (or counts when `counts`), A <= B; 0 or EXIT_BAD_INPUT. */
-static int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint64_t *hi)
-{
-	char first[64];
-	const char *colon = strchr(arg, ':');
-	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-	int ret;
-
-	if (len >= sizeof(first))
-		return bad("%s '%s': too long", name, arg);
-	memcpy(first, arg, len);
-	first[len] = '\0';
-	ret = counts ? count_opt(name, first, 1, 1024, lo) : size_opt(name, first, lo);
-	if (!ret)
-		ret = !colon ? (*hi = *lo, 0)
-		      : counts ? count_opt(name, colon + 1, 1, 1024, hi) : size_opt(name, colon + 1, hi);
-	if (!ret && (*lo == 0 || *hi < *lo))
-		return bad("%s '%s': expected A:B with 0 < A <= B", name, arg);
-	return ret;
-}
-
 static int apply_series_option(void *ctx, int id, const char *arg)
 {
 	struct series_options *o = ctx;

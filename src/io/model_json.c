@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/json_number.h"
+#include "io/json_text.h"
 #include "model_output.h"
 #include "util/input_file.h"
 #include "util/units.h"
@@ -101,8 +102,8 @@ static json_t *op_json(const struct op_model *om, enum io_op op)
 
 json_t *model_to_json(const char *source, const struct drive_model *m)
 {
-	return json_pack("{s:s,s:s,s:s,s:{s:o,s:o}}", "schema", "iomodel.model/1",
-			 "iomodel_version", IOMODEL_VERSION, "source", source, "model",
+	return json_pack("{s:s,s:s,s:o,s:{s:o,s:o}}", "schema", "iomodel.model/1",
+			 "iomodel_version", IOMODEL_VERSION, "source", json_text(source), "model",
 			 "read", op_json(&m->op[IO_READ], IO_READ),
 			 "write", op_json(&m->op[IO_WRITE], IO_WRITE));
 }

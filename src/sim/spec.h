@@ -40,6 +40,9 @@ void sim_spec_release(struct sim_spec *spec);
 
 /* Bytes of state the device would take (sim_model.memory; 0 when small). */
 uint64_t sim_spec_memory(const struct sim_spec *spec);
+/* Set one parameter (of the model or a fault key), as an override would. 0 or -EINVAL. */
+int sim_spec_set(struct sim_spec *spec, const char *key, const char *value,
+		 struct errmsg *err);
 
 /* Build the device the spec describes. */
 int sim_spec_create(const struct sim_spec *spec, uint64_t seed, struct sim_device **out,

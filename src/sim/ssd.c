@@ -189,6 +189,7 @@ static const struct sim_device_ops ssd_ops = {
 	.complete = ssd_complete,
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
+	.discard = ssd_trim,
 };
 
 static uint64_t ns(double v)

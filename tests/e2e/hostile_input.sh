@@ -61,6 +61,11 @@ expect_bad "--sim-memory '0': must be positive" run --target sim:ocz-core --sim-
 expect_bad "--size '0': must be positive" run --target null --size 0 --ios 1
 expect_bad "--size '0': must be positive" sweep --target null --size 0
 expect_bad "--size '0': must be positive" characterize --target sim:ocz-core --size 0
+for cmd in qd profile; do
+	expect_bad "--size '0': must be positive" $cmd --target sim:ocz-core --size 0
+done
+expect_bad "--size '0': must be positive" state --target sim:ocz-core --destroy-data --size 0
+expect_bad "--sim-memory" profile --target sim:ssd,capacity=14t
 
 # --- INI lines longer than inih's buffer -------------------------------------
 long=$(printf '%0300d' 0)
@@ -82,6 +87,13 @@ bell=$'bell\a.csv'
 printf 'op,size,qd,iops\nrandread,4k,1,1000\nrandread,64k,1,500\n' >"$bell"
 "$IOMODEL" fit "$bell" >sheet.txt
 ok "a control byte in a file name is escaped in the spec sheet" grep -q 'spec sheet of bell\\x07.csv' sheet.txt
+
+ffname=$'x\xff.csv'
+cp pts.csv "$ffname"
+ok "fit --json of a file name that is not UTF-8 writes its JSON" \
+	sh -c "'$IOMODEL' fit \"\$1\" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d[\"source\"] != \"x\\\\xff.csv\")'" _ "$ffname"
+ok "run --json on a target path that is not UTF-8 writes its JSON" \
+	sh -c "'$IOMODEL' run --target \"\$1\" --size 1m --ios 1 --json | python3 -c 'import json,sys; json.load(sys.stdin)'" _ "./$ffname.bin"
 
 # --- input files that are not regular files ----------------------------------
 mkfifo fifo
