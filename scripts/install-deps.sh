@@ -17,6 +17,7 @@ packages=(
 	chromium                                 # tests: the report rendered by a browser
 	fio                                      # bench/: the peer iomodel is compared with
 	libopenmpi-dev openmpi-bin               # optional: mpirun -n N iomodel run (build: mpi on)
+	clang libclang-rt-14-dev                 # fuzz/: libFuzzer harnesses (tests/e2e/fuzz.sh)
 )
 
 missing=()

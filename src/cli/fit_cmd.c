@@ -55,7 +55,7 @@ int print_drive_model(const char *source, const struct drive_model *m, bool json
 		if (f && fclose(f) && !ret)
 			ret = -errno;
 		if (ret) {
-			fprintf(stderr, "iomodel: cannot write '%s': %s\n", output, strerror(-ret));
+			say("cannot write '%s': %s", output, strerror(-ret));
 			return EXIT_FAILED;
 		}
 	}

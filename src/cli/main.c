@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "ranks.h"
+#include "run_options.h"
 
 
 static void usage(FILE *f)
@@ -85,6 +86,5 @@ int main(int argc, char **argv)
 		return cmd_raid(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
-	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);
-	return EXIT_BAD_INPUT;
+	return bad("unknown command '%s' (try 'iomodel --help')", cmd);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "io/json_text.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
@@ -46,13 +47,14 @@ struct profile_result {
 };
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_POINTS, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_WRITE, OPT_ENGINE, OPT_SEED, OPT_JSON };
+       OPT_POINT_TIME, OPT_WRITE, OPT_ENGINE, OPT_SEED, OPT_JSON, OPT_SIM_MEMORY };
 
 static const struct option profile_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "points", required_argument, NULL, OPT_POINTS },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
@@ -77,7 +79,8 @@ void cmd_profile_usage(FILE *f)
 	      "falling (zoned recording), with the outer/inner ratio. On a real target the\n"
 	      "default takes at most 100 x 1 s + 4 s.\n"
 	      "\n"
-	      "  --target, --size, --keep, --engine, --seed   as for 'iomodel run'\n"
+	      "  --target, --size, --keep, --sim-memory, --engine, --seed\n"
+	      "                       as for 'iomodel run'\n"
 	      "  --points N           positions measured (100; 2 to 1000)\n"
 	      "  --bs SIZE            request size of the transfers (1m)\n"
 	      "  --qd N               queue depth of the transfers (1)\n"
@@ -95,7 +98,10 @@ static int apply_profile_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_WRITE: o->write = true; break;
@@ -204,7 +210,7 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 			 const struct profile_result *res, const struct profile_verdict *v)
 {
 	const char *verdict = v->falling ? "falling" : "flat";
-	char size[32];
+	char size[32], path[1024];
 
 	if (o->json) {
 		json_t *points = json_array();
@@ -214,9 +220,9 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 				100.0 * (double)res->offset[i] / (double)m->t.size,
 				"offset_bytes", (json_int_t)res->offset[i], "mib_s", res->mib_s[i]));
 		return json_dump_document(stdout, json_pack(
-			"{s:s,s:s,s:s,s:s,s:I,s:s,s:I,s:I,s:{s:o,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s}}",
+			"{s:s,s:s,s:s,s:o,s:I,s:s,s:I,s:I,s:{s:o,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s}}",
 			"schema", "iomodel.profile/1", "iomodel_version", IOMODEL_VERSION,
-			"command", "profile", "target", m->t.path, "target_size", (json_int_t)m->t.size,
+			"command", "profile", "target", json_text(m->t.path), "target_size", (json_int_t)m->t.size,
 			"op", o->write ? "write" : "read", "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			"profile", "points", points, "access_ms", res->access_ms,
 			"access_bs", (json_int_t)res->access_bs, "burst_mib_s", res->burst_mib_s,
@@ -225,7 +231,8 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 			"verdict", verdict));
 	}
 	format_size(size, sizeof(size), o->bs);
-	printf("transfer rate across %s (%s sequential %ss, QD%u)\n", m->t.path, size,
+	errmsg_escape(path, sizeof(path), m->t.path);
+	printf("transfer rate across %s (%s sequential %ss, QD%u)\n", path, size,
 	       o->write ? "write" : "read", o->qd);
 	printf("%10s %12s\n", "position", "MiB/s");
 	for (unsigned i = 0; i < res->n; i++)
@@ -247,8 +254,7 @@ static void announce(const struct profile_options *o, const struct measure_targe
 	if (m->t.kind == TARGET_SIM || !isatty(STDERR_FILENO))
 		return;
 	secs = (double)o->points * (o->point_ns ? (double)o->point_ns / 1e9 : 1.0) + 4.1;
-	fprintf(stderr, "iomodel: profile of %s: %u points, at most %.0f s\n", m->t.path,
-		o->points, secs);
+	say("profile of %s: %u points, at most %.0f s", m->t.path, o->points, secs);
 }
 
 static int profile_run(struct profile_options *o, struct measure_target *m,

@@ -40,13 +40,15 @@ struct qd_row {
 };
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON };
+       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
+       OPT_SIM_MEMORY };
 
 static const struct option qd_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
@@ -70,8 +72,8 @@ void cmd_qd_usage(FILE *f)
 	      "stops after --point-time or --point-ios, whichever comes first; a real\n"
 	      "target takes at most 9 depths x 2 s by default.\n"
 	      "\n"
-	      "  --target, --size, --destroy-data, --keep, --engine, --buffered, --seed\n"
-	      "                       as for 'iomodel run'\n"
+	      "  --target, --size, --destroy-data, --keep, --sim-memory, --engine,\n"
+	      "  --buffered, --seed   as for 'iomodel run'\n"
 	      "  --rw MODE            randread, randwrite, read or write (randread)\n"
 	      "  --bs SIZE            request size (4k)\n"
 	      "  --qd C[:D]           queue depths, doubling from C to D (1:256)\n"
@@ -92,7 +94,10 @@ static int apply_qd_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_BUFFERED: o->target.direct = false; break;
@@ -175,7 +180,7 @@ static int qd_measure(struct series *s, const struct qd_options *o, struct qd_ro
 static int print_qd(const struct qd_options *o, const struct series *s, const struct qd_row *rows,
 		    size_t n, const struct qd_model *qm, bool fitted, const char *why)
 {
-	char size[32];
+	char size[32], path[1024];
 
 	if (o->json) {
 		json_t *doc = json_pack("{s:s,s:s,s:s,s:O}", "schema", "iomodel.sweep/1",
@@ -192,7 +197,8 @@ static int print_qd(const struct qd_options *o, const struct series *s, const st
 		return json_dump_document(stdout, doc);
 	}
 	format_size(size, sizeof(size), o->plan.min_bs);
-	printf("%s %s on %s (latency in ms)\n", o->rw, size, s->m->t.path);
+	errmsg_escape(path, sizeof(path), s->m->t.path);
+	printf("%s %s on %s (latency in ms)\n", o->rw, size, path);
 	printf("%5s %11s %10s %9s %9s %9s %9s %9s %9s\n", "QD", "IOPS", "MiB/s", "mean", "p50",
 	       "p99", "p99.9", "max", "model");
 	for (size_t i = 0; i < n; i++) {

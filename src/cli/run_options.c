@@ -50,6 +50,8 @@ void cmd_run_usage(FILE *f)
 	      "  --destroy-data       allow writing to an existing file or a block device,\n"
 	      "                       and laying out an existing empty file\n"
 	      "  --keep               keep a file that this run created\n"
+	      "  --sim-memory SIZE    most memory a sim: drive's state may take (a quarter\n"
+	      "                       of physical memory); a larger drive is refused\n"
 	      "workload:\n"
 	      "  --rw MODE            read, write, randread, randwrite, rw, randrw (randread)\n"
 	      "  --rwmix PCT          reads in percent for rw and randrw (50)\n"
@@ -105,15 +107,31 @@ void cmd_run_usage(FILE *f)
 	      "Times: 10s, 500ms, 2m; a bare number is seconds.\n", f);
 }
 
+static void vsay(const char *fmt, va_list ap)
+{
+	char text[1024], line[4096];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	errmsg_escape(line, sizeof(line), text);
+	fprintf(stderr, "iomodel: %s\n", line);
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
 int bad(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("iomodel: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_BAD_INPUT;
 }
 
@@ -139,6 +157,20 @@ int size_opt(const char *name, const char *arg, uint64_t *out)
 		return bad("%s '%s': too large", name, arg);
 	if (ret)
 		return bad("%s '%s': not a size (examples: 512, 4k, 700MiB, 1.5G)", name, arg);
+	return 0;
+}
+
+int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v;
+	int ret = size_opt(name, arg, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0)
+		return bad("%s '%s': must be positive (leave the option out for the default)",
+			   name, arg);
+	*out = v;
 	return 0;
 }
 
@@ -172,6 +204,7 @@ enum option_id {
 	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
 	OPT_JOBS, OPT_SPLIT, OPT_PER_JOB, OPT_CPUS,
 	OPT_VERIFY, OPT_VERIFY_GENERATION,
+	OPT_SIM_MEMORY,
 	OPT_STEADY, OPT_MAX_ROUNDS,
 };
 
@@ -180,6 +213,7 @@ static const struct option run_long_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "rwmix", required_argument, NULL, OPT_RWMIX },
 	{ "bs", required_argument, NULL, OPT_BS },
@@ -273,7 +307,10 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_RW: ret = parse_rw(o, arg); break;

@@ -57,12 +57,19 @@ struct run_options {
  */
 int parse_run_options(struct run_options *o, int argc, char **argv);
 
-/* Print one "iomodel: ..." line about bad input; returns EXIT_BAD_INPUT. */
+/*
+ * Print one "iomodel: ..." line on stderr, escaped (errmsg_escape) so that it
+ * stays one printable line whatever the arguments hold; bad() returns
+ * EXIT_BAD_INPUT.
+ */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Option values, each checked with a message naming the option: 0 or EXIT_BAD_INPUT. */
 int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
+/* A size that must not be 0 (--size, --sim-memory). */
+int positive_size_opt(const char *name, const char *arg, uint64_t *out);
 int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
 /* "A" or "A:B" sizes (or counts from 1 to 1024 when `counts`), 0 < A <= B. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/run_options.h"
 #include "sim/spec.h"
 
 void cmd_sim_usage(FILE *f)
@@ -40,10 +41,8 @@ static int sim_show(const char *text)
 
 	if (!strncmp(text, "sim:", 4))
 		text += 4;
-	if (sim_spec_parse(&spec, text, &err)) {
-		fprintf(stderr, "iomodel: '%s': %s\n", text, err.text);
-		return EXIT_BAD_INPUT;
-	}
+	if (sim_spec_parse(&spec, text, &err))
+		return bad("'%s': %s", text, err.text);
 	sim_spec_show(stdout, &spec);
 	sim_spec_release(&spec);
 	return EXIT_OK;
@@ -62,10 +61,7 @@ int cmd_sim(int argc, char **argv)
 	if (verb && !strcmp(verb, "show") && argc == 3)
 		return sim_show(argv[2]);
 	if (verb && (!strcmp(verb, "list") || !strcmp(verb, "show")))
-		fprintf(stderr, "iomodel: sim %s: expected %s\n", verb,
-			!strcmp(verb, "list") ? "no argument" : "one drive, e.g. 'sim show ocz-core'");
-	else
-		fprintf(stderr, "iomodel: sim: expected 'list' or 'show DRIVE' "
-			"(see 'iomodel sim --help')\n");
-	return EXIT_BAD_INPUT;
+		return bad("sim %s: expected %s", verb, !strcmp(verb, "list") ? "no argument"
+			   : "one drive, e.g. 'sim show ocz-core'");
+	return bad("sim: expected 'list' or 'show DRIVE' (see 'iomodel sim --help')");
 }

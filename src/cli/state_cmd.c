@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "io/json_text.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
@@ -44,7 +45,7 @@ struct state_options {
 };
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_BS, OPT_QD, OPT_ROUND, OPT_ROUND_IOS,
-       OPT_MAX_ROUNDS, OPT_ENGINE, OPT_SEED, OPT_JSON };
+       OPT_MAX_ROUNDS, OPT_ENGINE, OPT_SEED, OPT_JSON, OPT_SIM_MEMORY };
 
 static const struct option state_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -57,6 +58,7 @@ static const struct option state_long_options[] = {
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -82,7 +84,7 @@ void cmd_state_usage(FILE *f)
 	      "  --round TIME         length of one round (2s; 600s simulated on sim:)\n"
 	      "  --round-ios N        IO bound of one round (20000)\n"
 	      "  --max-rounds N       give up after N rounds per state (25, at most 100)\n"
-	      "  --engine, --seed     as for 'iomodel run'\n"
+	      "  --engine, --seed, --sim-memory   as for 'iomodel run'\n"
 	      "  --json               results as JSON (schema iomodel.state/1)\n", f);
 }
 
@@ -95,7 +97,7 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
 	case OPT_SIZE:
-		ret = size_opt("--size", arg, &o->target.size);
+		ret = positive_size_opt("--size", arg, &o->target.size);
 		if (!ret && !o->target.size)
 			ret = bad("--size 0: the span needs at least one request");
 		break;
@@ -117,6 +119,9 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 		o->max_rounds = (unsigned)v;
 		break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_ENGINE:
 		if (backend_kind_parse(arg, &o->engine))
 			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
@@ -231,7 +236,7 @@ static int print_state(const struct state_options *o, const struct measure_targe
 		       const struct steady_result sr[STATE_PHASES], const struct steady_rule *rule)
 {
 	double fresh = window_mib_s(&sr[STATE_FRESH], rule->window);
-	char size[32];
+	char size[32], path[1024];
 
 	if (o->json) {
 		json_t *states = json_array();
@@ -239,8 +244,8 @@ static int print_state(const struct state_options *o, const struct measure_targe
 		for (int p = 0; p < STATE_PHASES; p++)
 			json_array_append_new(states, phase_json((enum state_phase)p, &sr[p], rule));
 		return json_dump_document(stdout, json_pack(
-			"{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:f,s:f}", "schema", "iomodel.state/1",
-			"iomodel_version", IOMODEL_VERSION, "command", "state", "target", m->t.path,
+			"{s:s,s:s,s:s,s:o,s:I,s:I,s:I,s:o,s:f,s:f}", "schema", "iomodel.state/1",
+			"iomodel_version", IOMODEL_VERSION, "command", "state", "target", json_text(m->t.path),
 			"span_bytes", (json_int_t)m->t.size, "bs", (json_int_t)o->bs,
 			"qd", (json_int_t)o->qd, "states", states,
 			"used_over_fresh", fresh > 0 ? window_mib_s(&sr[STATE_USED], rule->window) / fresh : 0.0,
@@ -248,7 +253,8 @@ static int print_state(const struct state_options *o, const struct measure_targe
 			fresh > 0 ? window_mib_s(&sr[STATE_TRIMMED], rule->window) / fresh : 0.0));
 	}
 	format_size(size, sizeof(size), o->bs);
-	printf("%s random writes at QD%u on %s\n", size, o->qd, m->t.path);
+	errmsg_escape(path, sizeof(path), m->t.path);
+	printf("%s random writes at QD%u on %s\n", size, o->qd, path);
 	printf("%-8s %10s %10s %10s %8s  %s\n", "state", "MB/s", "MiB/s", "IOPS", "vs fresh",
 	       "steady state (SNIA PTS, 5-round window)");
 	for (int p = 0; p < STATE_PHASES; p++) {

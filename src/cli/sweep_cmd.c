@@ -41,13 +41,14 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_SIM_MEMORY };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
@@ -69,6 +70,7 @@ static const struct option characterize_long_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
@@ -89,8 +91,8 @@ void cmd_sweep_usage(FILE *f)
 	      "queue depth from C to D (doubling); one result per point. Each point stops\n"
 	      "after --point-time or --point-ios, whichever comes first.\n"
 	      "\n"
-	      "  --target, --size, --destroy-data, --keep, --engine, --buffered, --seed\n"
-	      "                       as for 'iomodel run'\n"
+	      "  --target, --size, --destroy-data, --keep, --sim-memory, --engine,\n"
+	      "  --buffered, --seed   as for 'iomodel run'\n"
 	      "  --rw MODE            randread, randwrite, read or write (randread)\n"
 	      "  --bs A[:B]           request sizes, doubling from A to B (512:512m)\n"
 	      "  --qd C[:D]           queue depths, doubling from C to D (1)\n"
@@ -121,7 +123,8 @@ void cmd_characterize_usage(FILE *f)
 	      "                       on an existing file or device, use its first SIZE\n"
 	      "                       bytes (all of it by default)\n"
 	      "  --quick              fewer sizes (512 B to 64 MiB) and shorter points\n"
-	      "  --destroy-data, --keep, --engine, --buffered, --seed   as for 'iomodel run'\n"
+	      "  --destroy-data, --keep, --sim-memory, --engine, --buffered, --seed\n"
+	      "                       as for 'iomodel run'\n"
 	      "  --json               the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
 	      "  --report FILE        also write an HTML report with the charts to FILE\n"
@@ -137,7 +140,10 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
+	case OPT_SIM_MEMORY:
+		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
+		break;
 	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_QUICK: o->quick = true; break;
@@ -234,6 +240,7 @@ static int open_series_target(struct series_options *o, struct measure_target *m
 static int print_sweep(const struct series_options *o, const struct series *s)
 {
 	const struct point_set *ps = &s->points;
+	char path[1024];
 
 	if (o->format == OUTPUT_JSON) {
 		json_t *doc = json_pack("{s:s,s:s,s:s,s:O}", "schema", "iomodel.sweep/1",
@@ -242,10 +249,11 @@ static int print_sweep(const struct series_options *o, const struct series *s)
 
 		return json_dump_document(stdout, doc);
 	}
+	errmsg_escape(path, sizeof(path), s->m->t.path);
 	if (o->format == OUTPUT_CSV)
 		printf("op,random,size,qd,iops,mib_s,lat_mean_us\n");
 	else
-		printf("%s on %s\n%10s %5s %12s %11s %12s\n", o->rw, s->m->t.path, "size", "qd",
+		printf("%s on %s\n%10s %5s %12s %11s %12s\n", o->rw, path, "size", "qd",
 		       "IOPS", "MiB/s", "mean us");
 	for (size_t i = 0; i < ps->len; i++) {
 		const struct perf_point *p = &ps->points[i];

@@ -78,6 +78,13 @@
 #include "util/errmsg.h"
 
 /*
+ * The largest request size a point read from a file may have: 2^53 bytes
+ * (8 PiB), so that sizes stay exact in a double, the type the models and
+ * charts compute in. Larger sizes are refused as out of range.
+ */
+#define POINT_SIZE_MAX (1ULL << 53)
+
+/*
  * Append the points in the file at `path` to `ps` (initialised by the
  * caller, who keeps owning it), detecting the format as described above.
  * Returns 0, or on failure leaves `ps` as it was, fills `err` (may be NULL)

@@ -177,8 +177,8 @@ static int parse_size_qd(const struct csv *c, struct perf_point *p)
 		return field_error(c, COL_SIZE, "too large");
 	if (ret)
 		return field_error(c, COL_SIZE, "not a size");
-	if (p->size == 0)
-		return field_error(c, COL_SIZE, "expected a positive size");
+	if (p->size == 0 || p->size > POINT_SIZE_MAX)
+		return field_error(c, COL_SIZE, "expected a positive size up to 8PiB");
 	if (parse_count(field(c, COL_QD), 1, UINT_MAX, &qd))
 		return field_error(c, COL_QD, "expected a positive integer");
 	p->qd = (unsigned)qd;
@@ -194,6 +194,8 @@ static int parse_rate(const struct csv *c, struct perf_point *p)
 	if (!parse_number(field(c, k), &v) || v <= 0)
 		return field_error(c, k, "expected a positive number");
 	p->iops = k == COL_IOPS ? v : v * MIB / (double)p->size;
+	if (!isfinite(p->iops))
+		return field_error(c, k, "too large");
 	k = *field(c, COL_LAT_MS) ? COL_LAT_MS : COL_LAT_US;
 	if (*field(c, k) && (!parse_number(field(c, k), &lat) || lat < 0))
 		return field_error(c, k, "expected a non-negative number");

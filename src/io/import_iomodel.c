@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "io/json_number.h"
+
 struct iom_ctx {
 	struct point_set *ps;
 	const char *name;
@@ -36,20 +38,21 @@ static int expected(const struct iom_ctx *c, const char *path, const char *key,
 	return errmsg_set(c->err, -EINVAL, "%s: %s%s: expected %s", c->name, path, key, what);
 }
 
-/* An integer member, at least `min` and at most `max`. */
+/* A whole-number member, at least `min` and at most `max` (json_number.h). */
 static int get_uint(const struct iom_ctx *c, const json_t *obj, const char *path,
 		    const char *key, uint64_t min, uint64_t max, uint64_t *out)
 {
+	char what[80];
 	json_t *v;
 	int ret = member(c, obj, path, key, &v);
 
 	if (ret)
 		return ret;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    (uint64_t)json_integer_value(v) < min || (uint64_t)json_integer_value(v) > max)
-		return expected(c, path, key, min ? "a positive integer" : "a non-negative integer");
-	*out = (uint64_t)json_integer_value(v);
-	return 0;
+	if (!json_number_u64(v, min, max, out))
+		return 0;
+	snprintf(what, sizeof(what), "a whole number from %llu to %llu",
+		 (unsigned long long)min, (unsigned long long)max);
+	return expected(c, path, key, what);
 }
 
 /* A number member (integer or not), finite and not negative. */
@@ -61,9 +64,8 @@ static int get_number(const struct iom_ctx *c, const json_t *obj, const char *pa
 
 	if (ret)
 		return ret;
-	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
+	if (json_number_double(v, 0, INFINITY, out))
 		return expected(c, path, key, "a non-negative number");
-	*out = json_number_value(v);
 	return 0;
 }
 
@@ -128,9 +130,9 @@ static int import_run(const struct iom_ctx *c, const json_t *run, const char *pr
 		return ret;
 	if (!json_is_object(job))
 		return expected(c, prefix, "job", "an object");
-	if ((ret = get_uint(c, job, path, "bs", 1, UINT64_MAX, &base.size)) ||
+	if ((ret = get_uint(c, job, path, "bs", 1, POINT_SIZE_MAX, &base.size)) ||
 	    (ret = get_uint(c, job, path, "qd", 1, UINT_MAX, &qd)) ||
-	    (ret = get_uint(c, job, path, "align", 0, UINT64_MAX, &base.align)) ||
+	    (ret = get_uint(c, job, path, "align", 0, POINT_SIZE_MAX, &base.align)) ||
 	    (ret = member(c, job, path, "random", &random)))
 		return ret;
 	if (!json_is_boolean(random))

@@ -4,16 +4,21 @@
  * read too).
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/json_number.h"
+#include "io/json_text.h"
 #include "model_output.h"
 #include "util/input_file.h"
 #include "util/units.h"
 
 #define MS(s) ((s) * 1e3)
 #define MIBS(bps) ((bps) / MIB)
+/* The largest figure a model file may give (MiB/s, ms, MiB, IOPS). */
+#define MODEL_NUMBER_MAX 1e15
 
 /* A number, or null where it is infinite or not a number. */
 static json_t *num(double v)
@@ -172,23 +177,23 @@ static json_t *cache_json(const struct write_cache *c)
 
 json_t *model_to_json(const char *source, const struct drive_model *m)
 {
-	return json_pack("{s:s,s:s,s:s,s:{s:o,s:o},s:o}", "schema", MODEL_SCHEMA,
-			 "iomodel_version", IOMODEL_VERSION, "source", source, "model",
+	return json_pack("{s:s,s:s,s:o,s:{s:o,s:o},s:o}", "schema", MODEL_SCHEMA,
+			 "iomodel_version", IOMODEL_VERSION, "source", json_text(source), "model",
 			 "read", op_json(&m->op[IO_READ], IO_READ),
 			 "write", op_json(&m->op[IO_WRITE], IO_WRITE),
 			 "write_cache", cache_json(&m->cache));
 }
 
-/* Read a positive number at `key` of `obj`; -EINVAL naming `where.key` otherwise. */
+/*
+ * Read a positive number at `key` of `obj`, at most MODEL_NUMBER_MAX so that
+ * scaled to bytes or seconds it stays finite; -EINVAL naming `where.key`.
+ */
 static int get_positive(json_t *obj, const char *where, const char *key, double *out,
 			const char *path, struct errmsg *err)
 {
-	json_t *v = json_object_get(obj, key);
-
-	if (!json_is_number(v) || json_number_value(v) <= 0)
-		return errmsg_set(err, -EINVAL, "%s: %s.%s: expected a positive number", path,
-				  where, key);
-	*out = json_number_value(v);
+	if (json_number_double(json_object_get(obj, key), DBL_MIN, MODEL_NUMBER_MAX, out))
+		return errmsg_set(err, -EINVAL, "%s: %s.%s: expected a positive number up to %g",
+				  path, where, key, MODEL_NUMBER_MAX);
 	return 0;
 }
 

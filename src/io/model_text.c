@@ -197,7 +197,10 @@ static void print_residuals(FILE *f, const struct op_model *om, const char *name
 
 int model_output_sheet(FILE *f, const char *source, const struct drive_model *m)
 {
-	fprintf(f, "spec sheet of %s\n\n", source);
+	char printable[1024];
+
+	errmsg_escape(printable, sizeof(printable), source);
+	fprintf(f, "spec sheet of %s\n\n", printable);
 	print_first_order(f, m);
 	print_depths(f, m);
 	print_erase_block(f, &m->op[IO_WRITE]);

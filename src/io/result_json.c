@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "io/json_text.h"
 #include "run_output.h"
 #include "util/units.h"
 
@@ -246,10 +247,10 @@ json_t *run_to_json(const struct run_info *info, const struct run_result *r)
 
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(results, result_json(&sum[i], &r->op[idx[i]], r));
-	root = json_pack("{s:s,s:s,s:s,s:o,s:{s:s,s:s,s:I},s:f,s:b,s:o,s:o,s:o}",
+	root = json_pack("{s:s,s:s,s:s,s:o,s:{s:o,s:s,s:I},s:f,s:b,s:o,s:o,s:o}",
 			 "schema", "iomodel.run/1", "iomodel_version", IOMODEL_VERSION,
 			 "command", "run", "job", job_json(info),
-			 "target", "path", info->target, "kind", info->target_kind,
+			 "target", "path", json_text(info->target), "kind", info->target_kind,
 			 "size_bytes", (json_int_t)info->target_size,
 			 "seconds", (double)r->elapsed_ns / 1e9,
 			 "interrupted", r->interrupted, "error", error_json(&r->error),

@@ -122,7 +122,7 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	struct op_summary sum[2];
 	enum io_op idx[2];
 	unsigned n = run_summaries(info, r, sum, idx);
-	char bs[32], size[32], region[32];
+	char bs[32], size[32], region[32], target[1024];
 	uint64_t ios = 0;
 
 	format_size(bs, sizeof(bs), s->bs);
@@ -138,8 +138,9 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 		: !strcmp(info->target_kind, "sim") ? "virtual clock"
 		: info->direct ? "O_DIRECT" : "buffered",
 		r->interrupted ? " (interrupted)" : "");
+	errmsg_escape(target, sizeof(target), info->target);
 	fprintf(f, "target %s (%s, %s), region %s at offset %llu, %.3f s measured\n\n",
-		info->target, info->target_kind, size, region,
+		target, info->target_kind, size, region,
 		(unsigned long long)s->offset, (double)r->elapsed_ns / 1e9);
 	fprintf(f, "%-6s %12s %12s %10s  latency in us: %9s %9s %9s %9s %9s %9s %9s %9s\n",
 		"op", "IOs", "IOPS", "MiB/s", "min", "mean", "p50", "p90", "p95",

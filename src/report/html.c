@@ -29,7 +29,11 @@ static void esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)	/* as errmsg_escape spells it */
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(*s, f);
 		}
 	}
 }

@@ -39,9 +39,7 @@ static int load_model(struct report_drive *d, const char *path, const json_t *ro
 		struct op_model *om = &d->model.op[op];
 
 		ret = report_model_complete(om, (enum io_op)op, json_object_get(model,
-					    io_op_name(op)), &d->points);
-		if (ret)
-			errmsg_set(err, ret, "%s: out of memory", path);
+					    io_op_name(op)), &d->points, path, err);
 		d->has_model |= om->has_first_order || om->has_qd;
 	}
 	if (ret)

@@ -112,10 +112,12 @@ void report_drive_key(const struct json_t *root, const char *path, char *key, si
  * Fill the rest of a model read from a model file (`root`, its JSON object
  * model.read or model.write) that model_load_file() leaves out: confidence
  * intervals, two-point figures, fit quality, erase block, queue depth and
- * the points fitted (appended to `ps` too). report_model.c.
+ * the points fitted (appended to `ps` too). report_model.c. 0, -ENOMEM, or
+ * -EINVAL for a malformed size (a negative, fractional or huge size_bytes),
+ * with `err` naming `path` and the key.
  */
 int report_model_complete(struct op_model *om, enum io_op op, const struct json_t *o,
-			  struct point_set *ps);
+			  struct point_set *ps, const char *path, struct errmsg *err);
 
 /* The write-cache verdict of a model file (its top-level "write_cache"). report_model.c. */
 void report_model_cache(struct drive_model *m, const struct json_t *root);

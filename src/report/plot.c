@@ -17,6 +17,7 @@
 #include <plplot.h>
 
 #include "report/plot.h"
+#include "util/errmsg.h"
 
 #define PAGE_WIDTH 960		/* pixels (SVG points) */
 #define PAGE_HEIGHT 540
@@ -75,6 +76,25 @@ void plot_axis_set(struct plot_axis *a, enum plot_axis_kind kind, const char *ti
 	snprintf(a->title, sizeof(a->title), "%s", title);
 }
 
+/*
+ * `in` as PLplot text that shows what it says: control bytes escaped
+ * (errmsg_escape) and '#', PLplot's escape character ("#d" is a subscript,
+ * "#[0x41]" a glyph), doubled.
+ */
+static void plot_literal(char *out, size_t len, const char *in)
+{
+	char printable[192];
+	size_t n = 0;
+
+	errmsg_escape(printable, sizeof(printable), in);
+	for (const char *p = printable; *p && n + 2 < len; p++) {
+		if (*p == '#')
+			out[n++] = '#';
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
 struct plot_series *plot_chart_add(struct plot_chart *c, const char *label, unsigned color,
 				   unsigned marker, enum plot_style style)
 {
@@ -91,7 +111,7 @@ struct plot_series *plot_chart_add(struct plot_chart *c, const char *label, unsi
 	}
 	s = &c->series[c->n_series++];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->label, sizeof(s->label), "%s", label ? label : "");
+	plot_literal(s->label, sizeof(s->label), label ? label : "");
 	s->color = color;
 	s->marker = marker % PLOT_MARKERS;
 	s->style = style;
@@ -128,7 +148,7 @@ void plot_chart_mark(struct plot_chart *c, double x, const char *label, unsigned
 	m = &c->marks[c->n_marks++];
 	m->x = x;
 	m->color = color;
-	snprintf(m->label, sizeof(m->label), "%s", label);
+	plot_literal(m->label, sizeof(m->label), label);
 }
 
 /* A value in the axis' plotting coordinate, NAN where the axis cannot show it. */

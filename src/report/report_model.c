@@ -4,7 +4,8 @@
  * confidence intervals, two-point figures, fit quality, erase block,
  * queue-depth gain and the points fitted; and a deep copy of a model.
  * Missing or null fields are left at zero or infinity: a report shows what
- * the file has.
+ * the file has. Sizes are checked (json_number.h) before they are stored:
+ * a negative, fractional or huge size_bytes is an error naming its key.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,8 +14,32 @@
 
 #include <jansson.h>
 
+#include "io/import.h"
+#include "io/json_number.h"
 #include "report/inputs.h"
 #include "util/units.h"
+
+/* Where errors point: the file and "model.read" or "model.write". */
+struct where {
+	const char *path;
+	const char *op;
+	struct errmsg *err;
+};
+
+/* A size in bytes at `v` (named `key`), 0 when absent; -EINVAL when malformed. */
+static int get_size(const struct where *w, const json_t *v, const char *key, uint64_t *out)
+{
+	int ret = json_number_u64(v, 0, POINT_SIZE_MAX, out);
+
+	if (ret == -ENOENT) {
+		*out = 0;
+		return 0;
+	}
+	if (ret)
+		return errmsg_set(w->err, -EINVAL, "%s: %s.%s: %s (expected bytes, 0 to 2^53)",
+				  w->path, w->op, key, json_number_strerror(ret));
+	return 0;
+}
 
 /* The number at `key`, or `dflt` when absent or not a number. */
 static double num(const json_t *o, const char *key, double dflt)
@@ -32,7 +57,7 @@ static double num_i(const json_t *o, const char *key, size_t i, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-static void complete_first_order(struct op_model *om, const json_t *o)
+static int complete_first_order(struct op_model *om, const json_t *o, const struct where *w)
 {
 	const json_t *tp = json_object_get(o, "two_point");
 	struct first_order *f = &om->fit;
@@ -45,9 +70,16 @@ static void complete_first_order(struct op_model *om, const json_t *o)
 	if (json_is_object(tp)) {
 		om->two_point.str_bps = num(tp, "str_mib_s", 0) * MIB;
 		om->two_point.penalty_s = num(tp, "penalty_ms", 0) / 1e3;
-		om->two_point_sizes[0] = (uint64_t)num_i(tp, "size_bytes", 0, 0);
-		om->two_point_sizes[1] = (uint64_t)num_i(tp, "size_bytes", 1, 0);
+		const json_t *sizes = json_object_get(tp, "size_bytes");
+		int ret;
+
+		if ((ret = get_size(w, json_array_get(sizes, 0), "two_point.size_bytes[0]",
+				    &om->two_point_sizes[0])) ||
+		    (ret = get_size(w, json_array_get(sizes, 1), "two_point.size_bytes[1]",
+				    &om->two_point_sizes[1])))
+			return ret;
 	}
+	return 0;
 }
 
 static void complete_erase_block(struct op_model *om, const json_t *o)
@@ -63,15 +95,16 @@ static void complete_erase_block(struct op_model *om, const json_t *o)
 		om->erase_block_method = NULL;
 }
 
-static void complete_queue_depth(struct op_model *om, const json_t *o)
+static int complete_queue_depth(struct op_model *om, const json_t *o, const struct where *w)
 {
 	const json_t *qd = json_object_get(o, "queue_depth");
 
 	if (!om->has_qd || !json_is_object(qd))
-		return;
-	om->qd_size = (uint64_t)num(qd, "size_bytes", 0);
+		return 0;
 	om->qd.gain32 = num(qd, "gain_qd32", NAN);
 	om->qd.rms_rel_residual = num(qd, "rms_rel_residual", NAN);
+	return get_size(w, json_object_get(qd, "size_bytes"), "queue_depth.size_bytes",
+			&om->qd_size);
 }
 
 /* Point i of model.<op>.points[], or false when it is unusable. */
@@ -122,7 +155,7 @@ static void index_depths(struct op_model *om, const json_t *arr)
 
 /* The points of model.<op>.points[] into the op model and the point set. */
 static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
-			   struct point_set *ps)
+			   struct point_set *ps, const struct where *w)
 {
 	const json_t *arr = json_object_get(o, "points");
 	size_t n = json_array_size(arr);
@@ -134,9 +167,17 @@ static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
 	if (!om->points || !om->residuals)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
+		const json_t *p = json_array_get(arr, i);
 		struct perf_point pt;
+		uint64_t size;
+		char key[48];
+		int ret;
 
-		if (!read_point(json_array_get(arr, i), op, &pt, &om->residuals[om->n_points]))
+		/* a size out of range is an error; a point otherwise unusable ends the list */
+		snprintf(key, sizeof(key), "points[%zu].size_bytes", i);
+		if ((ret = get_size(w, json_object_get(p, "size_bytes"), key, &size)))
+			return ret;
+		if (!read_point(p, op, &pt, &om->residuals[om->n_points]))
 			break;	/* keep the points by index with depths[]: stop at a bad one */
 		om->points[om->n_points++] = pt;
 		if (point_set_add(ps, &pt))
@@ -147,16 +188,23 @@ static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
 }
 
 int report_model_complete(struct op_model *om, enum io_op op, const json_t *o,
-			  struct point_set *ps)
+			  struct point_set *ps, const char *path, struct errmsg *err)
 {
+	struct where w = { path, op == IO_READ ? "model.read" : "model.write", err };
+	int ret;
+
 	if (!json_is_object(o))
 		return 0;
-	if (om->has_first_order)
-		complete_first_order(om, o);
+	if (om->has_first_order && (ret = complete_first_order(om, o, &w)))
+		return ret;
 	if (op == IO_WRITE)
 		complete_erase_block(om, o);
-	complete_queue_depth(om, o);
-	return complete_points(om, op, o, ps);
+	if ((ret = complete_queue_depth(om, o, &w)))
+		return ret;
+	ret = complete_points(om, op, o, ps, &w);
+	if (ret == -ENOMEM)
+		errmsg_set(err, ret, "%s: out of memory", path);
+	return ret;
 }
 
 void report_model_cache(struct drive_model *m, const json_t *root)

@@ -102,6 +102,12 @@ struct sim_model {
 	 * meaning" line each (e.g. the merge unit of a block FTL), for `sim show`.
 	 */
 	void (*describe)(FILE *f, const void *config);
+	/*
+	 * Bytes of state create() would allocate for a checked `config` (maps,
+	 * block tables), so that an oversized drive is refused before it is
+	 * built. NULL for a model whose state is small whatever its parameters.
+	 */
+	uint64_t (*memory)(const void *config);
 	int (*create)(const void *config, uint64_t seed, struct sim_device **out,
 		      struct errmsg *err);
 };

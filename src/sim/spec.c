@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <ini.h>
 
@@ -142,25 +141,68 @@ static int ini_entry(void *user, const char *section, const char *key, const cha
 	return 0;
 }
 
+/*
+ * The lines of an INI file as inih reads them (an ini_reader). inih's line
+ * buffer is fixed when the library is built (INI_MAX_LINE, 200 bytes on
+ * Debian) and it counts every piece of a longer line as a line of its own,
+ * so lines reach it only when they fit: a comment or an inline comment
+ * ("key = v ; ...") of any length is cut, and a line still too long stops
+ * the parse with an error naming it.
+ */
+struct ini_lines {
+	const char *next, *end;
+	unsigned line;		/* of the line handed out last */
+	bool too_long;
+};
+
+static char *ini_read_line(char *buf, int size, void *stream)
+{
+	struct ini_lines *r = stream;
+	const char *start = r->next, *nl, *text;
+	size_t len;
+
+	if (r->next >= r->end || r->too_long)
+		return NULL;
+	nl = memchr(start, '\n', (size_t)(r->end - start));
+	len = (size_t)((nl ? nl : r->end) - start);
+	r->next = nl ? nl + 1 : r->end;
+	r->line++;
+	text = start + strspn(start, " \t");
+	if (text < start + len && (*text == ';' || *text == '#'))
+		len = 0;				/* a whole-line comment */
+	for (size_t i = 1; i < len && len + 2 > (size_t)size; i++)
+		if (start[i] == ';' && (start[i - 1] == ' ' || start[i - 1] == '\t'))
+			len = i;			/* an inline comment */
+	if (len + 2 > (size_t)size) {
+		r->too_long = true;
+		return NULL;
+	}
+	memcpy(buf, start, len);
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	return buf;
+}
+
 static int parse_ini(struct sim_spec *spec, const char *path, struct errmsg *err)
 {
 	struct errmsg inner = { "" };
 	struct ini_state st = { spec, &inner, false };
-	int fd = input_file_open(path, &inner), line;
-	FILE *f;
+	struct ini_lines lines = { 0 };
+	char *text;
+	size_t len;
+	int line, ret = input_file_read(path, &text, &len, &inner);
 
-	if (fd == -EINVAL || fd == -EFBIG)
-		return errmsg_set(err, fd, "device file %s", inner.text);
-	if (fd < 0)
-		return errmsg_set(err, fd, "cannot read device file '%s': %s", path, strerror(-fd));
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return errmsg_set(err, -errno, "cannot read device file '%s': %s", path,
-				  strerror(errno));
-	}
-	line = ini_parse_file(f, ini_entry, &st);
-	fclose(f);
+	if (ret == -EINVAL || ret == -EFBIG)
+		return errmsg_set(err, ret, "device file %s", inner.text);
+	if (ret)
+		return errmsg_set(err, ret, "cannot read device file '%s': %s", path,
+				  strerror(-ret));
+	lines = (struct ini_lines){ .next = text, .end = text + len };
+	line = ini_parse_stream(ini_read_line, &lines, ini_entry, &st);
+	free(text);
+	if (lines.too_long)
+		return errmsg_set(err, -EINVAL, "%s:%u: line longer than %d bytes (comments "
+				  "excepted)", path, lines.line, SIM_INI_MAX_LINE);
 	if (line < 0)
 		return errmsg_set(err, -EIO, "cannot read device file '%s'", path);
 	if (line > 0 && !inner.text[0])
@@ -210,6 +252,11 @@ void sim_spec_release(struct sim_spec *spec)
 {
 	free(spec->config);
 	memset(spec, 0, sizeof(*spec));
+}
+
+uint64_t sim_spec_memory(const struct sim_spec *spec)
+{
+	return spec->model->memory ? spec->model->memory(spec->config) : 0;
 }
 
 int sim_spec_create(const struct sim_spec *spec, uint64_t seed, struct sim_device **out,

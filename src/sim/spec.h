@@ -10,7 +10,10 @@
  *
  * An INI file holds "key = value" lines ('#' or ';' comments), optionally
  * under a [device] section; its first setting must be "preset = NAME" or
- * "model = hdd|ssd". Errors name the file and line.
+ * "model = hdd|ssd". Errors name the file and line. Comments may be of any
+ * length; any other line may hold up to SIM_INI_MAX_LINE bytes (the line
+ * buffer of the Debian build of inih), a longer one is an error naming it.
+ * The file is read as input_file.h reads input (regular file, size cap).
  */
 #ifndef IOMODEL_SIM_SPEC_H
 #define IOMODEL_SIM_SPEC_H
@@ -21,6 +24,8 @@
 #include "sim/device.h"
 #include "sim/fault.h"
 #include "util/errmsg.h"
+
+#define SIM_INI_MAX_LINE 198
 
 struct sim_spec {
 	const struct sim_model *model;
@@ -33,6 +38,8 @@ struct sim_spec {
 int sim_spec_parse(struct sim_spec *spec, const char *text, struct errmsg *err);
 void sim_spec_release(struct sim_spec *spec);
 
+/* Bytes of state the device would take (sim_model.memory; 0 when small). */
+uint64_t sim_spec_memory(const struct sim_spec *spec);
 /* Set one parameter (of the model or a fault key), as an override would. 0 or -EINVAL. */
 int sim_spec_set(struct sim_spec *spec, const char *key, const char *value,
 		 struct errmsg *err);

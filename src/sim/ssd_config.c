@@ -233,6 +233,14 @@ static int ssd_check(const void *config, struct errmsg *err)
 	return ssd_geometry(config, &g, err);
 }
 
+static uint64_t ssd_memory(const void *config)
+{
+	const struct ssd_config *c = config;
+	struct ssd_geometry g;
+
+	return ssd_geometry(c, &g, NULL) ? 0 : ssd_memory_bytes(&g, c->ftl);
+}
+
 static void line(FILE *f, const char *key, const char *value, const char *unit,
 		 const char *meaning)
 {
@@ -327,5 +335,6 @@ const struct sim_model sim_ssd_model = {
 	.defaults = ssd_defaults,
 	.check = ssd_check,
 	.describe = ssd_describe,
+	.memory = ssd_memory,
 	.create = ssd_create,
 };

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 
 #include "backend/sim.h"
 #include "engine/offsets.h"
+#include "util/units.h"
 
 /* Above this, queue slots share IO buffers (see io_buffers_alloc). */
 #define BUFFER_MEMORY_LIMIT (1ULL << 30)
@@ -39,6 +41,33 @@ static void add_notice(struct measure_target *m, const char *text)
 		errmsg_set(&m->notices[m->n_notices++], 0, "%s", text);
 }
 
+uint64_t measure_sim_memory_default(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || page <= 0)
+		return 1ULL << 30;
+	return (uint64_t)pages * (uint64_t)page / 4;
+}
+
+/* Refuse a drive whose state would take more than the limit asked for. */
+static int check_sim_memory(const struct measure_target *m, const struct target_request *req,
+			    struct errmsg *err)
+{
+	uint64_t need = sim_spec_memory(&m->spec);
+	uint64_t limit = req->sim_memory ? req->sim_memory : measure_sim_memory_default();
+	char need_text[32], limit_text[32];
+
+	if (need <= limit)
+		return 0;
+	format_size(need_text, sizeof(need_text), need);
+	format_size(limit_text, sizeof(limit_text), limit);
+	return errmsg_set(err, -EINVAL, "'%s': the simulated drive needs about %s of memory, "
+			  "more than the limit of %s (%s); raise it with --sim-memory SIZE",
+			  req->path, need_text, limit_text,
+			  req->sim_memory ? "--sim-memory" : "a quarter of physical memory");
+}
+
 static int open_sim(struct measure_target *m, const struct target_request *req,
 		    struct errmsg *err)
 {
@@ -49,9 +78,14 @@ static int open_sim(struct measure_target *m, const struct target_request *req,
 	if (!req->direct)
 		return errmsg_set(err, -EINVAL, "--buffered does not apply to '%s': a simulated "
 				  "drive has no page cache", path);
+	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1 };	/* measure_close knows it */
 	ret = sim_spec_parse(&m->spec, path + 4, &why);
-	if (!ret)
-		ret = sim_spec_create(&m->spec, m->seed, &m->dev, &why);
+	if (ret)
+		return errmsg_set(err, ret, "'%s': %s", path, why.text);
+	ret = check_sim_memory(m, req, err);
+	if (ret)
+		return ret;
+	ret = sim_spec_create(&m->spec, m->seed, &m->dev, &why);
 	if (ret)
 		return errmsg_set(err, ret, "'%s': %s", path, why.text);
 	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1, .dirfd = -1, .path = strdup(path),

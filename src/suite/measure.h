@@ -44,7 +44,19 @@ struct measure_target {
 	unsigned n_notices;
 };
 
-/* Open `req->path` ("null", "sim:…", a file or a device). */
+/*
+ * The most memory a simulated drive's state may take unless
+ * `target_request.sim_memory` says otherwise: a quarter of the physical
+ * memory (sysconf), so that `sim:ssd,capacity=14t` is one error line rather
+ * than a machine driven into swap. 1 GiB when the memory cannot be told.
+ */
+uint64_t measure_sim_memory_default(void);
+
+/*
+ * Open `req->path` ("null", "sim:…", a file or a device). A simulated drive
+ * whose state would exceed the memory limit is refused with -EINVAL, the
+ * message naming the estimate, the limit and --sim-memory.
+ */
 int measure_open(struct measure_target *m, const struct target_request *req,
 		 enum backend_kind engine, uint64_t seed, struct errmsg *err);
 void measure_close(struct measure_target *m);

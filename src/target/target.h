@@ -69,6 +69,9 @@ struct target_request {
 	bool direct;		/* open with O_DIRECT */
 	bool destroy_data;	/* the user allows overwriting existing data */
 	bool keep;		/* keep a file this tool created */
+	/* sim: only: the most memory a simulated drive's state may take;
+	 * 0 = measure_sim_memory_default() (suite/measure.h) */
+	uint64_t sim_memory;
 	/* set asynchronously by a signal handler; layout stops early when
 	 * set. May be NULL. */
 	const volatile sig_atomic_t *stop;

@@ -386,7 +386,7 @@ static void iomodel_errors(struct check_state *st)
 		{ "{\"schema\": \"iomodel.run/2\"}",
 		  "x.json: schema 'iomodel.run/2': not supported (iomodel.run/1 or iomodel.sweep/1)" },
 		{ "{\"schema\": \"iomodel.run/1\", \"job\": {\"bs\": \"4k\"}}",
-		  "x.json: job.bs: expected a positive integer" },
+		  "x.json: job.bs: expected a whole number from 1 to 9007199254740992" },
 		{ "{\"schema\": \"iomodel.run/1\", \"job\": {\"bs\": 4096, \"qd\": 1, \"align\": 0,"
 		  " \"random\": true}, \"results\": [{\"op\": \"read\", \"ios\": 5}]}",
 		  "x.json: results[0].iops: missing" },

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# hostile_input.sh — malformed and hostile input (issue 8): numbers out of
+# range in model JSON, a simulated drive too large for memory, --size 0,
+# over-long INI lines, newlines and control bytes in options and files,
+# files that are not regular files, markup in report labels. Each bad input
+# is one printable line on stderr, exit status 2, and no output file.
+set -u
+. "$(dirname "$0")/lib.sh"
+work=$(scratch_dir)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+expect_bad() {	# expect_bad PATTERN ARGS...: exit 2, one printable stderr line matching PATTERN
+	local pattern=$1; shift
+	local status
+	status=$(run_status "$IOMODEL" "$@")
+	ok "exit 2 for: ${*@Q}" [ "$status" -eq 2 ]
+	ok "one stderr line for: ${*@Q}" [ "$(wc -l <"$work/err")" -eq 1 ]
+	ok "only printable bytes on stderr for: ${*@Q}" \
+		python3 -c 'import sys; b=open(sys.argv[1],"rb").read(); sys.exit(any(c<32 and c!=10 or c>126 for c in b))' "$work/err"
+	ok "message names the problem ($pattern): $(cat "$work/err")" grep -q -- "$pattern" "$work/err"
+	ok "nothing on stdout for: ${*@Q}" [ ! -s "$work/out" ]
+}
+
+# --- a model JSON whose sizes are negative, fractional or huge ---------------
+printf 'op,size,qd,iops\nrandread,4k,1,1000\nrandread,64k,1,600\nrandread,1m,1,90\nrandread,4k,4,2500\nrandread,4k,16,4000\nrandwrite,4k,1,900\nrandwrite,64k,1,500\nrandwrite,1m,1,80\n' >pts.csv
+"$IOMODEL" fit pts.csv -o model.json >/dev/null
+ok "fit wrote a model with points" [ "$(json model.json "len(d['model']['read']['points']) > 0")" = True ]
+edit() {	# edit OUT PYTHON-STATEMENT-ON-m
+	python3 -c 'import json,sys; m=json.load(open("model.json")); exec(sys.argv[2]); json.dump(m, open(sys.argv[1], "w"))' "$@"
+}
+edit neg.json 'm["model"]["read"]["points"][0]["size_bytes"] = -4096'
+edit frac.json 'm["model"]["read"]["points"][1]["size_bytes"] = 4096.5'
+edit huge.json 'm["model"]["write"]["points"][0]["size_bytes"] = 1e300'
+edit tp.json 'm["model"]["read"]["two_point"]["size_bytes"][1] = -1'
+edit qd.json 'm["model"]["read"]["queue_depth"]["size_bytes"] = 1.8446744073709552e19'
+expect_bad "model.read.points\[0\].size_bytes: out of range" report neg.json -o r.html
+expect_bad "model.read.points\[1\].size_bytes: not a whole number" report frac.json -o r.html
+expect_bad "model.write.points\[0\].size_bytes: out of range" report huge.json -o r.html
+expect_bad "model.read.two_point.size_bytes\[1\]: out of range" report tp.json -o r.html
+expect_bad "model.read.queue_depth.size_bytes" report qd.json -o r.html
+ok "no report written from a bad model" [ ! -e r.html ]
+edit str.json 'm["model"]["read"]["depths"][0]["str_mib_s"] = 1e300'
+expect_bad "model.read.depths\[0\].str_mib_s: expected a positive number" predict --model str.json --rw randread --bs 4k
+printf 'op,size,qd,iops\nrandread,17179869184g,1,1000\n' >bigsize.csv
+expect_bad "bigsize.csv:2: size '17179869184g': too large" fit bigsize.csv
+printf 'op,size,qd,mib_s\nrandread,512,1,1e308\n' >bigrate.csv
+expect_bad "bigrate.csv:2: mib_s '1e308': too large" fit bigrate.csv
+
+# --- a simulated drive whose state would not fit in memory -------------------
+expect_bad "needs about 29.41 GiB of memory, more than the limit .*--sim-memory" \
+	run --target sim:ssd,capacity=14t --ios 1
+expect_bad "more than the limit of 1 MiB (--sim-memory)" \
+	run --target sim:ssd,capacity=64g --ios 1 --sim-memory 1m
+expect_bad "--sim-memory" characterize --target sim:ssd,capacity=64g --sim-memory 1m --quick
+ok "a drive within --sim-memory runs" \
+	"$IOMODEL" run --target sim:ssd,capacity=1g --ios 10 --sim-memory 64m --json >/dev/null
+expect_bad "--sim-memory '0': must be positive" run --target sim:ocz-core --sim-memory 0
+
+# --- --size 0 ----------------------------------------------------------------
+expect_bad "--size '0': must be positive" run --target null --size 0 --ios 1
+expect_bad "--size '0': must be positive" sweep --target null --size 0
+expect_bad "--size '0': must be positive" characterize --target sim:ocz-core --size 0
+for cmd in qd profile; do
+	expect_bad "--size '0': must be positive" $cmd --target sim:ocz-core --size 0
+done
+expect_bad "--size '0': must be positive" state --target sim:ocz-core --destroy-data --size 0
+expect_bad "--sim-memory" profile --target sim:ssd,capacity=14t
+
+# --- INI lines longer than inih's buffer -------------------------------------
+long=$(printf '%0300d' 0)
+printf '# %s\n[device]\npreset = wd6400aaks\nrpm = 5400 ; %s\n' "$long" "$long" >long-comment.ini
+ok "a 300-byte comment and inline comment are accepted" \
+	sh -c "'$IOMODEL' sim show ./long-comment.ini | grep -q 'rpm  *5400'"
+printf '[device]\npreset = wd6400aaks\nrpm = 5400%s\n' "$(printf '%300s' '')" >long-line.ini
+expect_bad "long-line.ini:3: line longer than 198 bytes" sim show ./long-line.ini
+
+# --- newlines and control bytes in what is echoed ----------------------------
+expect_bad "--rw 'rand\\\\nread'" run --target null --rw $'rand\nread'
+expect_bad "unknown parameter 'capa\\\\ncity'" run --target $'sim:ssd,capa\ncity=1g' --ios 1
+expect_bad "unknown command" $'fr\x1b[31mob'
+printf '{"schema": "iomodel.run/1\\n\\u001b[2J"}' >schema.json
+expect_bad "schema 'iomodel.run/1\\\\n\\\\x1b\[2J': not supported" fit schema.json
+printf 'op,size,qd,iops\n\x1b[31mread,4k,1,100\n' >esc.csv
+expect_bad "esc.csv:2: op '\\\\x1b\[31mread'" fit esc.csv
+bell=$'bell\a.csv'
+printf 'op,size,qd,iops\nrandread,4k,1,1000\nrandread,64k,1,500\n' >"$bell"
+"$IOMODEL" fit "$bell" >sheet.txt
+ok "a control byte in a file name is escaped in the spec sheet" grep -q 'spec sheet of bell\\x07.csv' sheet.txt
+
+ffname=$'x\xff.csv'
+cp pts.csv "$ffname"
+ok "fit --json of a file name that is not UTF-8 writes its JSON" \
+	sh -c "'$IOMODEL' fit \"\$1\" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d[\"source\"] != \"x\\\\xff.csv\")'" _ "$ffname"
+ok "run --json on a target path that is not UTF-8 writes its JSON" \
+	sh -c "'$IOMODEL' run --target \"\$1\" --size 1m --ios 1 --json | python3 -c 'import json,sys; json.load(sys.stdin)'" _ "./$ffname.bin"
+
+# --- input files that are not regular files ----------------------------------
+mkfifo fifo
+expect_bad "'fifo': not a regular file" fit fifo
+expect_bad "not a regular file" fit /dev/zero
+expect_bad "not a regular file" run --target sim:/dev/zero --ios 1
+expect_bad "not a regular file" run --target sim:./fifo --ios 1
+
+# --- markup and PLplot escapes in a report label -----------------------------
+edit label.json 'm["source"] = "<script>alert(1)</script>#d\u001b[31m"'
+ok "report of a model with markup in its source" "$IOMODEL" report label.json -o label.html
+ok "the label is HTML-escaped" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;#d\\x1b\[31m' label.html
+ok "no raw <script> or ESC in the page" sh -c "! grep -q -e '<script>' -e $'\x1b' label.html"
+finish
