@@ -16,6 +16,7 @@
 #include "io/model_output.h"
 #include "report/inputs.h"
 #include "util/input_file.h"
+#include "util/lat_keys.h"
 
 
 /* "dir/ocz.json" -> "ocz" */
@@ -112,8 +113,6 @@ static int load_timeline(struct run_record *r, const json_t *tl)
 
 static int load_run_record(struct run_record *r, const json_t *job, const json_t *res)
 {
-	static const char *const lat_keys[8] = { "min", "mean", "p50", "p90", "p95", "p99",
-						  "p999", "max" };
 	const json_t *lat = json_object_get(res, "lat_us");
 	int ret;
 
@@ -125,8 +124,8 @@ static int load_run_record(struct run_record *r, const json_t *job, const json_t
 	r->ios = (uint64_t)json_number_value(json_object_get(res, "ios"));
 	r->iops = json_number_value(json_object_get(res, "iops"));
 	r->mib_s = json_number_value(json_object_get(res, "mib_s"));
-	for (int i = 0; i < 8; i++)
-		r->lat_us[i] = json_number_value(json_object_get(lat, lat_keys[i]));
+	for (int i = 0; i < LAT_KEYS; i++)
+		r->lat_us[i] = json_number_value(json_object_get(lat, lat_key_names[i]));
 	ret = load_cdf(r, json_object_get(json_object_get(res, "histogram"), "buckets"));
 	return ret ? ret : load_timeline(r, json_object_get(res, "timeline"));
 }

@@ -18,6 +18,7 @@
 #include "model/drive_model.h"
 #include "model/points.h"
 #include "util/errmsg.h"
+#include "util/lat_keys.h"
 
 /* One element of results[] of an iomodel run: one operation type. */
 struct run_record {
@@ -27,7 +28,7 @@ struct run_record {
 	unsigned qd;
 	uint64_t ios;
 	double iops, mib_s;
-	double lat_us[8];		/* min, mean, p50, p90, p95, p99, p99.9, max */
+	double lat_us[LAT_KEYS];	/* in the order of util/lat_keys.h */
 	double *cdf_us, *cdf_pct;	/* bucket upper edge (µs), % of IOs at or below */
 	size_t n_cdf;
 	double *tl_t_s, *tl_iops, *tl_mib_s, *tl_max_lat_us;	/* timeline, by second */
