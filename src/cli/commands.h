@@ -35,6 +35,13 @@ struct drive_model;
 int print_drive_model(const char *source, const struct drive_model *m, bool json,
 		      const char *output);
 
+/*
+ * Print each line of `w` (what an import skipped) on stderr as
+ * "iomodel: warning: LINE" and empty it; the count of skips stays (fit_cmd.c).
+ */
+struct import_warnings;
+void print_import_warnings(struct import_warnings *w);
+
 int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
 int cmd_sim(int argc, char **argv);

@@ -69,6 +69,19 @@ struct fit_options {
 	const char *output;
 };
 
+void print_import_warnings(struct import_warnings *w)
+{
+	const char *line = dynbuf_ptr(&w->lines);
+
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		fprintf(stderr, "iomodel: warning: %.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	dynbuf_release(&w->lines);
+}
+
 static int apply_fit_option(void *ctx, int id, const char *arg)
 {
 	struct fit_options *o = ctx;
@@ -99,6 +112,7 @@ int cmd_fit(int argc, char **argv)
 	struct fit_options o = { false, NULL };
 	struct point_set ps;
 	struct drive_model m;
+	struct import_warnings warn;
 	struct errmsg err;
 	char source[512] = "";
 	int first = argc, status = parse_fit_args(argc, argv, &o, &first);
@@ -106,11 +120,13 @@ int cmd_fit(int argc, char **argv)
 	if (status)
 		return status < 0 ? EXIT_OK : status;
 	point_set_init(&ps);
+	import_warnings_init(&warn);
 	for (int i = first; i < argc && !status; i++) {
-		if (import_points_file(&ps, argv[i], &err)) {
+		if (import_points_file_warn(&ps, argv[i], &warn, &err)) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
+		print_import_warnings(&warn);
 		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
 			 i > first ? " " : "", argv[i]);
 	}
@@ -122,6 +138,7 @@ int cmd_fit(int argc, char **argv)
 		drive_model_release(&m);
 	}
 	point_set_release(&ps);
+	import_warnings_release(&warn);
 	return status;
 }
 

@@ -75,7 +75,25 @@
 #include <stddef.h>
 
 #include "model/points.h"
+#include "util/dynbuf.h"
 #include "util/errmsg.h"
+
+/*
+ * What an import skipped without failing: one line per fio job whose
+ * workload cannot be told ("f.json: jobs[2] 'mix': bssplit '4k/50:64k/50':
+ * mixes request sizes; job skipped"), each one printable line ending in
+ * '\n'. The caller owns the struct: import_warnings_init() before use,
+ * import_warnings_release() after.
+ */
+struct import_warnings {
+	struct dynbuf lines;	/* the lines, NUL-terminated; capped at 1 MiB, then dropped */
+	unsigned skipped;	/* jobs skipped, whether their line fitted or not */
+};
+
+void import_warnings_init(struct import_warnings *w);
+void import_warnings_release(struct import_warnings *w);
+/* Internal (import*.c): add one line (the '\n' is appended). 0 or -ENOMEM. */
+int import_warnings_add(struct import_warnings *w, const char *line);
 
 /*
  * Append the points in the file at `path` to `ps` (initialised by the
@@ -99,6 +117,17 @@ int import_points_text(struct point_set *ps, const char *name, const char *text,
 		       size_t len, struct errmsg *err);
 
 /*
+ * The same as import_points_file() and import_points_text(), and what was
+ * skipped added to `warn` (may be NULL: not kept). A file whose jobs were
+ * all skipped is no error: it adds no point, returns 0 and its lines say
+ * why, so that a set of files goes on without it.
+ */
+int import_points_file_warn(struct point_set *ps, const char *path,
+			    struct import_warnings *warn, struct errmsg *err);
+int import_points_text_warn(struct point_set *ps, const char *name, const char *text,
+			    size_t len, struct import_warnings *warn, struct errmsg *err);
+
+/*
  * Internal: the readers behind import_points_text(), one per format, for
  * import*.c only. Each appends what it finds and returns 0 or -errno with
  * `err` filled; none rolls `ps` back, none complains about finding nothing.
@@ -107,7 +136,7 @@ struct json_t;
 int import_csv(struct point_set *ps, const char *name, const char *text, size_t len,
 	       struct errmsg *err);
 int import_fio(struct point_set *ps, const char *name, const struct json_t *root,
-	       struct errmsg *err);
+	       struct import_warnings *warn, struct errmsg *err);
 int import_iomodel(struct point_set *ps, const char *name, const struct json_t *root,
 		   struct errmsg *err);
 
