@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "check.h"
 #include "io/import.h"
 
@@ -75,6 +77,21 @@ static bool is_point(const struct perf_point *p, enum io_op op, bool random, uin
 	       near(p->iops, iops) && near(p->mean_lat_s, lat_s);
 }
 
+/* jobs[0].read.iops or .write.iops of a file, read with jansson alone; -1 on failure. */
+static double file_iops(const char *dir, const char *name, enum io_op op)
+{
+	char path[PATH_MAX * 2];
+	json_t *root;
+	double iops;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	root = json_load_file(path, 0, NULL);
+	iops = json_number_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(root, "jobs"), 0), io_op_name(op)), "iops"));
+	json_decref(root);
+	return root ? iops : -1;
+}
+
 /* fio-plot file `name` = "<rw>-<iodepth>-<numjobs>.json": one point that says so. */
 static void fio_plot_file(struct check_state *st, const char *dir, const char *name)
 {
@@ -102,6 +119,13 @@ static void fio_plot_file(struct check_state *st, const char *dir, const char *n
 		      (unsigned long long)p->size, p->qd);
 		CHECK(st, in_flight > 0.8 && in_flight < 1.01, "%s/%s: iops %g x lat %g / qd %u = %g",
 		      dir, name, p->iops, p->mean_lat_s, p->qd, in_flight);
+		CHECK(st, p->iodepth == depth && p->jobs == jobs, "%s/%s: iodepth %u jobs %u", dir,
+		      name, p->iodepth, p->jobs);
+		CHECK(st, near(p->iops, file_iops(dir, name, p->op)), "%s/%s: iops %g, file says %g",
+		      dir, name, p->iops, file_iops(dir, name, p->op));
+		CHECK(st, p->clat_pct_s[0] > 0 && p->clat_pct_s[0] <= p->clat_pct_s[LAT_PCTS - 1],
+		      "%s/%s: clat p50 %g p99.9 %g", dir, name, p->clat_pct_s[0],
+		      p->clat_pct_s[LAT_PCTS - 1]);
 	}
 	point_set_release(&ps);
 }
