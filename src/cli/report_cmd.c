@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
+#include "io/import.h"
 #include "report/report.h"
 
 
@@ -70,6 +71,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_options o = { NULL, NULL };
 	struct report *r = NULL;
+	struct import_warnings warn;
 	struct errmsg err;
 	int first = argc, status = parse_report_args(argc, argv, &o, &first);
 
@@ -79,12 +81,15 @@ int cmd_report(int argc, char **argv)
 		fputs("iomodel: out of memory\n", stderr);
 		return EXIT_FAILED;
 	}
+	import_warnings_init(&warn);
 	for (int i = first; i < argc && !status; i++) {
-		if (report_add_file(r, argv[i], &err)) {
+		if (report_add_file_warn(r, argv[i], &warn, &err)) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
+		print_import_warnings(&warn);
 	}
+	import_warnings_release(&warn);
 	if (!status && report_write_html(r, o.output, o.png_dir, &err)) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = EXIT_FAILED;

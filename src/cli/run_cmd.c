@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/fio_job_file.h"
 #include "cli/run_options.h"
 #include "cli/signals.h"
 #include "io/run_output.h"
@@ -115,7 +116,8 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		ret = EXIT_BAD_INPUT;
-	} else {
+	} else if (!o.fio_job ||
+		   !(ret = write_fio_job_file(o.fio_job, &m, &o.spec, 1, argc, argv))) {
 		ret = run_job(&o, &m, stop);
 	}
 	measure_close(&m);

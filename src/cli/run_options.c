@@ -70,6 +70,8 @@ void cmd_run_usage(FILE *f)
 	      "  --buffered           go through the page cache (default: O_DIRECT)\n"
 	      "output:\n"
 	      "  --json | --csv       machine-readable results (default: a table)\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       job, to reproduce the figures with fio\n"
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Sizes take binary multiples: 512, 4k, 4KiB, 700MiB, 1.5G.\n"
@@ -140,7 +142,7 @@ int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 enum option_id {
 	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
-	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV, OPT_FIO_JOB,
 };
 
 static const struct option run_long_options[] = {
@@ -164,6 +166,7 @@ static const struct option run_long_options[] = {
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -213,6 +216,7 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
+	case OPT_FIO_JOB: o->fio_job = arg; break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
 	return ret;

@@ -31,6 +31,7 @@ struct run_options {
 	bool bytes_set;
 	bool rwmix_set;
 	unsigned rwmix;		/* --rwmix, applied once --rw is known */
+	const char *fio_job;	/* --fio-job FILE, or NULL */
 };
 
 /*

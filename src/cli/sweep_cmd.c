@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/fio_job_file.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
@@ -31,6 +32,7 @@ struct series_options {
 	const char *output;		/* -o FILE (characterize) */
 	const char *report;		/* --report FILE (characterize) */
 	const char *png_dir;		/* --png-dir DIR (characterize) */
+	const char *fio_job;		/* --fio-job FILE */
 	bool quick;
 	/* sweep only */
 	const char *rw;
@@ -39,7 +41,7 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_FIO_JOB };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -56,6 +58,7 @@ static const struct option sweep_long_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -73,6 +76,7 @@ static const struct option characterize_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "png-dir", required_argument, NULL, OPT_PNG_DIR },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,7 +99,9 @@ void cmd_sweep_usage(FILE *f)
 	      "  --point-ios N        IO bound of each point (5000; 20000 on sim: drives,\n"
 	      "                       which also stop each point after 8GiB)\n"
 	      "  --json | --csv       results as JSON (schema iomodel.sweep/1) or CSV (which\n"
-	      "                       'iomodel fit' reads); default: a table\n", f);
+	      "                       'iomodel fit' reads); default: a table\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       points (one section each, run one after another)\n", f);
 }
 
 void cmd_characterize_usage(FILE *f)
@@ -119,7 +125,9 @@ void cmd_characterize_usage(FILE *f)
 	      "  --json               the model as JSON (schema iomodel.model/1)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
 	      "  --report FILE        also write an HTML report with the charts to FILE\n"
-	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n", f);
+	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       four sweeps (one section per point)\n", f);
 }
 
 /* "A" or "A:B" sizes (or counts when `counts`), A <= B; 0 or EXIT_BAD_INPUT. */
@@ -162,6 +170,7 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 	case 'o': o->output = arg; break;
 	case OPT_REPORT: o->report = arg; break;
 	case OPT_PNG_DIR: o->png_dir = arg; break;
+	case OPT_FIO_JOB: o->fio_job = arg; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
@@ -293,6 +302,8 @@ int cmd_sweep(int argc, char **argv)
 	if (status)
 		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
 	status = series_check(&m, &o.plan);
+	if (!status && o.fio_job)
+		status = write_fio_job_plans(o.fio_job, &m, &o.plan, 1, argc, argv);
 	if (status) {
 		measure_close(&m);
 		return status;
@@ -394,6 +405,8 @@ int cmd_characterize(int argc, char **argv)
 		status = series_check(&m, &plans[i]);
 		total += sweep_count(&plans[i]);
 	}
+	if (!status && o.fio_job)
+		status = write_fio_job_plans(o.fio_job, &m, plans, 4, argc, argv);
 	series_init(&s, &m, stop, total, false);
 	for (int i = 0; i < 4 && !status; i++)
 		status = series_measure(&s, &plans[i], rw[i]);

@@ -13,30 +13,52 @@
  *    job.random, align job.align, iops results[].iops, mean latency
  *    results[].lat_us.mean. Elements with ios 0 are skipped.
  *
- *  - fio JSON (`fio --output-format=json`, fio 3.x, and fio 2.x whose
- *    latencies are in µs). Each entry of jobs[] has its options in
- *    "job options", falling back to the top-level "global options", falling
- *    back to fio's defaults:
+ *  - fio JSON (`fio --output-format=json` or json+, fio 2.x and 3.x).
+ *    Each entry of jobs[] has its options in "job options", falling back
+ *    to the top-level "global options", falling back to fio's defaults
+ *    (import_fio_job.c):
  *      rw       read; "rand..." modes are random; a ":N" suffix is ignored
- *      bs       4096 (fio's default; fio's JSON carries no block size of its
- *               own); "r,w[,t]" gives reads and writes their own sizes, an
- *               empty entry means the default; alias blocksize
+ *      bs       4096 (fio's default); "r,w[,t]" gives reads and writes their
+ *               own sizes, an empty entry means the default; alias
+ *               blocksize. Sizes are read as fio does (parse_fio_size(),
+ *               kb_base), each up to a separator: bs=4k-16k is 4k to fio
+ *      bsrange  (alias blocksize_range) "lo-hi": taken when lo = hi
+ *      bssplit  "size/pct:...": taken when one size has a share; bssplit
+ *               wins over bsrange, which wins over bs
  *      ba       the block size of the direction; alias blockalign
  *      iodepth  1; counted as 1 for the synchronous engines (sync, psync,
  *               vsync, pvsync, pvsync2, mmap, splice, and a missing ioengine,
  *               fio's default being psync), as fio itself caps them
  *      numjobs  1
- *    qd is depth x jobs. An entry stands for all `numjobs` jobs when
- *    group_reporting is set to anything but "0", or when fewer entries
- *    than numjobs share its jobname, groupid and options (fio 3.x omits
- *    a bare `group_reporting` flag from its JSON). Otherwise entries that
- *    share them are one point: IOPS added, mean latencies weighted by
- *    IOPS, jobs = number of entries. One point per direction (read,
- *    write) with iops > 0; the mean latency is lat_ns.mean (lat.mean, µs,
- *    before fio 3). Trims are ignored, and so are "fio version" and a
- *    job's "error". A group_reporting entry that mixes job sections
+ *    The size of a direction that did IO must agree within 1 % with the
+ *    entry's io_bytes / total_ios (io_bytes is in KiB before fio 2.21,
+ *    which has no io_kbytes).
+ *    fio 2.x records no options at all: then the random flag comes from
+ *    the job name ("rand" random, "seq"/"read"/"write" sequential, else
+ *    random), the size from io_bytes / total_ios (bw / iops for fio 2.1,
+ *    rounded to 512 bytes when within 1 %) or a size token of the name
+ *    ("16k", "4KiB", binary units), the depth from a name token ("qd32",
+ *    "iodepth16", "depth8", "q4") else the iodepth_level bucket with the
+ *    most IOs, numjobs 1.
+ *    qd is depth x jobs; the point keeps iodepth and jobs too. An entry
+ *    stands for all `numjobs` jobs when group_reporting is set to anything
+ *    but "0", or when fewer entries than numjobs share its jobname, groupid
+ *    and options (fio 3.x omits a bare `group_reporting` flag from its
+ *    JSON). Otherwise entries that share them are one point: IOPS added,
+ *    mean latencies weighted by IOPS, jobs = number of entries. One point
+ *    per direction (read, write) with iops > 0; the mean latency is
+ *    lat_ns.mean (lat.mean, µs, before fio 3); the completion latency
+ *    percentiles (util/lat_keys.h levels) are computed from json+'s
+ *    clat_ns.bins when every entry has them (exact as fio computes them),
+ *    else taken from clat_ns.percentile (clat.percentile, µs) of a single
+ *    entry, else unknown (0). Trims are ignored, and so are "fio version"
+ *    and a job's "error". A group_reporting entry that mixes job sections
  *    carries the options of its first job only: such files come out with
  *    the qd of that job.
+ *    A job whose workload cannot be told (sizes mixed by bsrange or
+ *    bssplit, no size anywhere, an option value fio would refuse,
+ *    unified_rw_reporting's "mixed" alone) is skipped with one warning
+ *    line (struct import_warnings below), not an error.
  *
  *  - CSV: a header line naming the columns in any order, then one point per
  *    line; fields are separated by ',' and trimmed of blanks, without

@@ -165,13 +165,14 @@ static const char *results_kind(const json_t *root, const char *schema)
 }
 
 static int load_results(struct report_drive *d, const char *path, const char *text,
-			size_t len, const json_t *root, struct errmsg *err)
+			size_t len, const json_t *root, struct import_warnings *warn,
+			struct errmsg *err)
 {
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	struct errmsg fit_err;
-	int ret = import_points_text(&d->points, path, text, len, err);
+	int ret = import_points_text_warn(&d->points, path, text, len, warn, err);
 
-	if (ret)
+	if (ret || !d->points.len)	/* every job skipped: the warnings say why */
 		return ret;
 	if (schema && !strcmp(schema, "iomodel.run/1") && load_runs(d, root))
 		return errmsg_set(err, -ENOMEM, "%s: out of memory", path);
@@ -183,7 +184,8 @@ static int load_results(struct report_drive *d, const char *path, const char *te
 	return 0;
 }
 
-int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err)
+int report_drive_load(struct report_drive *d, const char *path, struct import_warnings *warn,
+		      struct errmsg *err)
 {
 	const char *schema;
 	json_error_t jerr;
@@ -203,7 +205,7 @@ int report_drive_load(struct report_drive *d, const char *path, struct errmsg *e
 	if (schema && !strcmp(schema, "iomodel.model/1"))
 		ret = load_model(d, path, root, err);
 	else
-		ret = load_results(d, path, text, len, root, err);
+		ret = load_results(d, path, text, len, root, warn, err);
 	json_decref(root);
 	free(text);
 	if (ret)

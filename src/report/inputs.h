@@ -48,9 +48,13 @@ struct report_drive {
 
 /*
  * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with
- * one line in `err` that starts with the path.
+ * one line in `err` that starts with the path. Jobs of a fio file that
+ * cannot be told are skipped with a line in `warn` (may be NULL); when all
+ * are, `d` is left with no point and no model.
  */
-int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err);
+struct import_warnings;
+int report_drive_load(struct report_drive *d, const char *path, struct import_warnings *warn,
+		      struct errmsg *err);
 
 /* Copy a model and/or points (either may be NULL, not both) into `d`. */
 int report_drive_copy(struct report_drive *d, const char *label, const struct drive_model *m,

@@ -72,17 +72,27 @@ static void unique_label(struct report *r, struct report_drive *d)
 	}
 }
 
-int report_add_file(struct report *r, const char *path, struct errmsg *err)
+int report_add_file_warn(struct report *r, const char *path, struct import_warnings *warn,
+			 struct errmsg *err)
 {
 	int ret = report_grow(r, err);
 
 	if (!ret)
-		ret = report_drive_load(&r->drives[r->n], path, err);
+		ret = report_drive_load(&r->drives[r->n], path, warn, err);
 	if (ret)
 		return ret;
+	if (!r->drives[r->n].has_model && !r->drives[r->n].points.len) {
+		report_drive_release(&r->drives[r->n]);		/* all skipped */
+		return 0;
+	}
 	unique_label(r, &r->drives[r->n]);
 	r->n++;
 	return 0;
+}
+
+int report_add_file(struct report *r, const char *path, struct errmsg *err)
+{
+	return report_add_file_warn(r, path, NULL, err);
 }
 
 int report_add_drive(struct report *r, const char *label, const struct drive_model *m,
