@@ -3,7 +3,9 @@
 # simulated SSD takes. Prints simulated IOs per wall second (and per CPU
 # second of the iomodel process) for:
 #   - 4 KiB random writes on page-FTL SSDs in steady state (state=used), QD1 and QD32,
-#   - 4 KiB random reads at QD32 on the simulated 7200 rpm disk,
+#     with more spare area (0.2), and on a fresh 512 GiB drive,
+#   - 4 KiB random reads at QD32 and QD1 and random writes (write cache on) on the
+#     simulated 7200 rpm disk,
 # against the goal of 10 million per core (MQSim manages about 33 thousand
 # after a 9 s start, DiskSim about 15 thousand: published figures, not run
 # here), and the peak memory of a 512 GiB page-FTL SSD with 4 KiB pages in the
@@ -40,8 +42,12 @@ printf "%-44s %8s %10s %9s\n" "" "wall" "run CPU" "MiB"
 measure "page-FTL SSD 4 GiB used, randwrite QD1" "sim:ssd,capacity=4g,state=used" randwrite 1 "$ios"
 measure "page-FTL SSD 4 GiB used, randwrite QD32" "sim:ssd,capacity=4g,state=used" randwrite 32 "$ios"
 measure "intel-x25m-g2 (160 GB) used, randwrite QD1" "sim:intel-x25m-g2,state=used" randwrite 1 "$ios"
+measure "page-FTL SSD 4 GiB used spare 0.2, randwrite QD1" "sim:ssd,capacity=4g,state=used,spare=0.2" \
+	randwrite 1 "$ios"
+measure "page-FTL SSD 512 GiB fresh, randwrite QD1" "sim:ssd,capacity=512g,state=fresh" randwrite 1 "$ios"
 measure "wd6400aaks HDD, randread QD32" "sim:wd6400aaks" randread 32 "$ios"
 measure "wd6400aaks HDD, randread QD1" "sim:wd6400aaks" randread 1 "$ios"
+measure "wd6400aaks HDD, 4 KiB randwrite QD1 (cache on)" "sim:wd6400aaks" randwrite 1 $((ios / 10))
 echo
 echo "memory: 512 GiB page-FTL SSD, 4 KiB pages, used state, 100000 random writes"
 measure "ssd capacity=512g state=used" "sim:ssd,capacity=512g,page_kib=4,state=used" randwrite 1 100000
