@@ -23,6 +23,12 @@
 #include "util/dynbuf.h"
 #include "util/errmsg.h"
 
+/* One bucket of fio's json+ completion latency histogram. */
+struct lat_bin {
+	double ns;		/* the bucket's value */
+	double count;
+};
+
 /* What the entries of one job did in one direction. */
 struct fio_sum {
 	double iops;
@@ -32,12 +38,6 @@ struct fio_sum {
 	struct lat_bin *bins;	/* json+ clat_ns.bins of every entry, merged */
 	size_t n_bins, alloc_bins;
 	unsigned bin_entries;	/* entries with bins */
-};
-
-/* One bucket of fio's json+ completion latency histogram. */
-struct lat_bin {
-	double ns;		/* the bucket's value */
-	double count;
 };
 
 #define MAX_BINS (1u << 20)	/* fio has 1856 buckets per direction; clones add up */

@@ -379,8 +379,10 @@ static int get_sizes(const struct fio_file *f, size_t i, const struct name_hints
 				job->ba[d] = job->bs[d];
 			continue;
 		}
-		if ((ret = option_size(f, i, d, kb_base, &job->bs[d], why, len)) ||
-		    (did_io && (ret = check_size(f, i, d, job->bs[d], why, len))) ||
+		ret = option_size(f, i, d, kb_base, &job->bs[d], why, len);
+		if (ret > 0 && !did_io)	/* a direction without IO needs no size */
+			ret = 0;
+		if (ret || (did_io && (ret = check_size(f, i, d, job->bs[d], why, len))) ||
 		    (ret = get_opt(f, i, ba_keys, &o)))
 			break;
 		job->ba[d] = job->bs[d];

@@ -240,6 +240,47 @@ static void fio_333_files(struct check_state *st, const char *data)
 	point_set_release(&ps);
 }
 
+/*
+ * Jobs that cannot be told are skipped with one warning line each and the
+ * rest imported; a size that mixes only in a direction without IO is no
+ * reason to skip.
+ */
+static void fio_skips(struct check_state *st)
+{
+	static const char two_jobs[] =
+		"{\"fio version\": \"fio-3.33\", \"jobs\": ["
+		"{\"jobname\": \"mix\", \"job options\": {\"bssplit\": \"4k/50:64k/50\"},"
+		" \"read\": {\"iops\": 10}},"
+		"{\"jobname\": \"ok\", \"job options\": {\"rw\": \"randread\","
+		" \"bssplit\": \"8k/100,4k/50:64k/50\"}, \"read\": {\"iops\": 20},"
+		" \"write\": {\"iops\": 0}}]}";
+	static const char none[] =
+		"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"r\","
+		" \"job options\": {\"bsrange\": \"4k-16k\"}, \"read\": {\"iops\": 10}}]}";
+	struct import_warnings w;
+	struct point_set ps;
+	struct errmsg err = { "" };
+	int ret;
+
+	point_set_init(&ps);
+	import_warnings_init(&w);
+	ret = import_points_text_warn(&ps, "t.json", two_jobs, strlen(two_jobs), &w, &err);
+	CHECK(st, ret == 0 && ps.len == 1 && ps.points[0].size == 8192 && ps.points[0].iops == 20,
+	      "one job skipped, one read: %d %zu %s", ret, ps.len, err.text);
+	CHECK(st, w.skipped == 1 && !strcmp(dynbuf_ptr(&w.lines), "t.json: jobs[0] 'mix': job "
+	      "options.bssplit '4k/50:64k/50': mixes request sizes; job skipped\n"), "%u %s",
+	      w.skipped, dynbuf_ptr(&w.lines));
+	ret = import_points_text_warn(&ps, "n.json", none, strlen(none), &w, &err);
+	CHECK(st, ret == 0 && ps.len == 1 && w.skipped == 2,
+	      "a file of skipped jobs is no error when warnings are taken: %d %zu", ret, ps.len);
+	ret = import_points_text(&ps, "n.json", none, strlen(none), &err);
+	CHECK(st, ret == -EINVAL && !strcmp(err.text, "n.json: no measurements found (jobs[0] 'r': "
+	      "job options.bsrange '4k-16k': mixes request sizes; job skipped)"), "%d %s", ret,
+	      err.text);
+	import_warnings_release(&w);
+	point_set_release(&ps);
+}
+
 /* fio JSON written here: options, defaults and errors. */
 static void fio_text(struct check_state *st)
 {
@@ -285,6 +326,7 @@ static void fio_text(struct check_state *st)
 	      err.text);
 	CHECK(st, ps.len == 1, "failed imports leave the set alone: %zu", ps.len);
 	point_set_release(&ps);
+	fio_skips(st);
 }
 
 /* CSV with iops, with mib_s, suffixes, comments, CRLF, blanks, column order. */
