@@ -254,26 +254,32 @@ static bool name_size(const char *tok, uint64_t *out)
 	return parse_size(tok, out) == 0 && *out > 0;
 }
 
-/* A queue depth in a job name: "qd32", "iodepth16", "depth8", "q4", "32qd". */
-static bool name_depth(const char *tok, unsigned *out)
+/* The count `text` spells as digits followed by exactly `suffix`; 0 otherwise. */
+static unsigned name_count(const char *text, const char *suffix)
 {
-	static const char *const words[] = { "iodepth", "depth", "qd", "q" };
 	char *end;
 	unsigned long v;
+
+	if (!isdigit((unsigned char)*text))
+		return 0;
+	v = strtoul(text, &end, 10);
+	if (strcmp(end, suffix) || v > UINT_MAX)
+		return 0;
+	return (unsigned)v;
+}
+
+/* A queue depth in a job name: "qd32", "iodepth16", "depth8", "q4", "32qd"; 0 if none. */
+static unsigned name_depth(const char *tok)
+{
+	static const char *const words[] = { "iodepth", "depth", "qd", "q" };
 
 	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
 		size_t n = strlen(words[w]);
 
-		if (!strncmp(tok, words[w], n) && isdigit((unsigned char)tok[n])) {
-			v = strtoul(tok + n, &end, 10);
-			if (!*end && v > 0 && v <= UINT_MAX)
-				return (*out = (unsigned)v), true;
-		}
+		if (!strncmp(tok, words[w], n) && name_count(tok + n, ""))
+			return name_count(tok + n, "");
 	}
-	v = strtoul(tok, &end, 10);
-	if (end != tok && !strcmp(end, "qd") && v > 0 && v <= UINT_MAX)
-		return (*out = (unsigned)v), true;
-	return false;
+	return name_count(tok, "qd");
 }
 
 /* What a job name says of its workload: tokens between non-alphanumerics. */
@@ -302,7 +308,7 @@ static void read_name(const char *name, struct name_hints *h)
 		if (!h->size)
 			name_size(tok, &h->size);
 		if (!h->depth)
-			name_depth(tok, &h->depth);
+			h->depth = name_depth(tok);
 	}
 }
 

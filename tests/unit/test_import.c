@@ -281,6 +281,45 @@ static void fio_skips(struct check_state *st)
 	point_set_release(&ps);
 }
 
+/* fio 2.x without options: the workload from the job name and the totals. */
+static void fio2_names(struct check_state *st)
+{
+	static const struct {
+		const char *name;
+		bool random;
+		unsigned long long size;	/* 0: from io_bytes / total_ios (8 KiB) */
+		unsigned depth;
+	} cases[] = {
+		{ "4k_randwrite_iodepth16", true, 4096, 16 }, { "seq-read-32qd", false, 8192, 32 },
+		{ "Rand.Read.BS64KiB.Q8", true, 65536, 8 }, { "job1", true, 8192, 1 },
+		{ "write-depth4-1m", false, 1 << 20, 4 },
+	};
+	char text[512];
+	struct point_set ps;
+	struct errmsg err;
+
+	point_set_init(&ps);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long size = cases[i].size;
+		int ret;
+
+		/* io_bytes in KiB and total_ios as fio 2.2 writes them */
+		snprintf(text, sizeof(text), "{\"fio version\": \"fio-2.2.10\", \"jobs\": ["
+			 "{\"jobname\": \"%s\", \"groupid\": 0, \"read\": {\"io_bytes\": %llu,"
+			 " \"total_ios\": 1000, \"iops\": 500.0}}]}", cases[i].name, size * 1000 / 1024);
+		ps.len = 0;
+		ret = import_str(&ps, "n.json", text, &err);
+		CHECK(st, ret == 0 && ps.len == 1 && ps.points[0].random == cases[i].random &&
+		      ps.points[0].size == size && ps.points[0].iodepth == cases[i].depth &&
+		      ps.points[0].qd == cases[i].depth && ps.points[0].jobs == 1,
+		      "'%s': %d %s random %d size %llu depth %u", cases[i].name, ret, err.text,
+		      ps.len ? ps.points[0].random : -1,
+		      ps.len ? (unsigned long long)ps.points[0].size : 0ULL,
+		      ps.len ? ps.points[0].iodepth : 0);
+	}
+	point_set_release(&ps);
+}
+
 /* fio JSON written here: options, defaults and errors. */
 static void fio_text(struct check_state *st)
 {
@@ -327,6 +366,7 @@ static void fio_text(struct check_state *st)
 	CHECK(st, ps.len == 1, "failed imports leave the set alone: %zu", ps.len);
 	point_set_release(&ps);
 	fio_skips(st);
+	fio2_names(st);
 }
 
 /* CSV with iops, with mib_s, suffixes, comments, CRLF, blanks, column order. */
