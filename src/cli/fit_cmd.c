@@ -122,11 +122,13 @@ int cmd_fit(int argc, char **argv)
 	point_set_init(&ps);
 	import_warnings_init(&warn);
 	for (int i = first; i < argc && !status; i++) {
-		if (import_points_file_warn(&ps, argv[i], &warn, &err)) {
+		int ret = import_points_file_warn(&ps, argv[i], &warn, &err);
+
+		print_import_warnings(&warn);
+		if (ret) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
-		print_import_warnings(&warn);
 		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
 			 i > first ? " " : "", argv[i]);
 	}

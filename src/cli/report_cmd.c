@@ -83,11 +83,13 @@ int cmd_report(int argc, char **argv)
 	}
 	import_warnings_init(&warn);
 	for (int i = first; i < argc && !status; i++) {
-		if (report_add_file_warn(r, argv[i], &warn, &err)) {
+		int ret = report_add_file_warn(r, argv[i], &warn, &err);
+
+		print_import_warnings(&warn);
+		if (ret) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
-		print_import_warnings(&warn);
 	}
 	import_warnings_release(&warn);
 	if (!status && report_write_html(r, o.output, o.png_dir, &err)) {

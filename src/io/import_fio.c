@@ -240,6 +240,9 @@ static int add_points(const struct fio_file *f, size_t i, const struct fio_job *
 
 		if (p.iops <= 0)
 			continue;
+		if (!isfinite(p.iops) || !isfinite(p.mean_lat_s))
+			return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu].%s: iops or latency too large",
+					  f->name, i, io_op_name(p.op));
 		sum_percentiles(&sums[d], entries, p.clat_pct_s);
 		if ((ret = point_set_add(f->ps, &p)))
 			return ret;

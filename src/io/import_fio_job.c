@@ -23,6 +23,7 @@
 
 #define FIO_DEFAULT_BS 4096	/* fio's default bs */
 #define SIZE_TOLERANCE 0.01	/* a job's bytes per IO may differ this much from its bs */
+#define MAX_IO_SIZE 0x1p40	/* bytes per IO beyond this are no request size */
 
 static const char *const dir_names[2] = { [IO_READ] = "read", [IO_WRITE] = "write" };
 
@@ -324,6 +325,8 @@ static int settle_size(const struct fio_file *f, size_t i, int d, const struct n
 	double m = measured_size(entry_at(f, i), d, &exact);
 	double sectors = round(m / 512);
 
+	if (!(m < MAX_IO_SIZE))
+		return skip(why, len, "%s: %g bytes per IO is no request size", dir_names[d], m);
 	if (h->size && (m == 0 || near(m, (double)h->size, SIZE_TOLERANCE)))
 		*out = h->size;
 	else if (exact && m == floor(m))

@@ -257,6 +257,11 @@ static void fio_skips(struct check_state *st)
 	static const char none[] =
 		"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"r\","
 		" \"job options\": {\"bsrange\": \"4k-16k\"}, \"read\": {\"iops\": 10}}]}";
+	static const char huge[] =
+		"{\"fio version\": \"fio-2.1\", \"jobs\": [{\"jobname\": \"x\", \"read\":"
+		" {\"io_bytes\": 1e300, \"total_ios\": 1, \"iops\": 5}}, {\"jobname\": \"y\","
+		" \"job options\": {}, \"read\": {\"iops\": 1e308}}, {\"jobname\": \"y\","
+		" \"job options\": {}, \"read\": {\"iops\": 1e308}}]}";
 	struct import_warnings w;
 	struct point_set ps;
 	struct errmsg err = { "" };
@@ -277,6 +282,12 @@ static void fio_skips(struct check_state *st)
 	CHECK(st, ret == -EINVAL && !strcmp(err.text, "n.json: no measurements found (jobs[0] 'r': "
 	      "job options.bsrange '4k-16k': mixes request sizes; job skipped)"), "%d %s", ret,
 	      err.text);
+	ret = import_points_text_warn(&ps, "h.json", huge, strlen(huge), &w, &err);
+	CHECK(st, ret == -EINVAL && ps.len == 1 && w.skipped == 3 &&
+	      !strcmp(err.text, "h.json: jobs[1].read: iops or latency too large") &&
+	      strstr(dynbuf_ptr(&w.lines), "h.json: jobs[0] 'x': read: 1.024e+303 bytes per IO is "
+		     "no request size; job skipped"), "%d %zu %u %s %s", ret, ps.len, w.skipped,
+	      err.text, dynbuf_ptr(&w.lines));
 	import_warnings_release(&w);
 	point_set_release(&ps);
 }
