@@ -55,6 +55,10 @@
  *    and a job's "error". A group_reporting entry that mixes job sections
  *    carries the options of its first job only: such files come out with
  *    the qd of that job.
+ *    fio --client output has client_stats[] for jobs[]: entries of different
+ *    servers (hostname, port) are never clones, the "All clients" sum is
+ *    left out, and "global options" may be an array, one per server in the
+ *    order of their first entries.
  *    A job whose workload cannot be told (sizes mixed by bsrange or
  *    bssplit, no size anywhere, an option value fio would refuse,
  *    unified_rw_reporting's "mixed" alone) is skipped with one warning

@@ -42,14 +42,12 @@ struct fio_sum {
 
 #define MAX_BINS (1u << 20)	/* fio has 1856 buckets per direction; clones add up */
 
-/* Whether entries a and b are clones of one job: same name, group and options. */
-static bool same_job(const json_t *a, const json_t *b)
+/* Whether objects a and b have the same n keys, each equal or absent from both. */
+static bool same_keys(const json_t *a, const json_t *b, const char *const *keys, size_t n)
 {
-	static const char *const keys[] = { "jobname", "groupid", "job options" };
-
-	if (!json_is_object(b))
+	if (!json_is_object(a) || !json_is_object(b))
 		return false;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	for (size_t k = 0; k < n; k++) {
 		const json_t *va = json_object_get(a, keys[k]);
 		const json_t *vb = json_object_get(b, keys[k]);
 
@@ -57,6 +55,26 @@ static bool same_job(const json_t *a, const json_t *b)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether entries a and b are clones of one job: same name, group, options,
+ * and server (fio --client: each server measured its own drive).
+ */
+static bool same_job(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "jobname", "groupid", "job options", "hostname",
+					    "port" };
+
+	return same_keys(a, b, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+/* Whether entries a and b come from the same fio server (fio --client). */
+static bool same_server(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "hostname", "port" };
+
+	return same_keys(a, b, keys, 2);
 }
 
 /* The mean latency in s of a direction: lat_ns (fio 3) or lat in µs (fio 2); 0 if neither. */
@@ -270,6 +288,14 @@ static int warn_skip(const struct fio_file *f, size_t i, const char *why)
 	return import_warnings_add(f->warn, line.text);
 }
 
+/* fio --client's sum over its servers, which the servers' own entries already hold. */
+static bool all_clients(const json_t *entry)
+{
+	const char *name = json_string_value(json_object_get(entry, "jobname"));
+
+	return json_object_get(entry, "hostname") && name && !strcmp(name, "All clients");
+}
+
 /* A reporting entry that does not split reads from writes. */
 static bool unified_only(const json_t *entry)
 {
@@ -317,6 +343,44 @@ static int import_job(const struct fio_file *f, size_t i, bool *done)
 	return ret;
 }
 
+const json_t *fio_entry_global(const struct fio_file *f, size_t i)
+{
+	if (!json_is_array(f->global))
+		return f->global;
+	return json_array_get(f->global, f->server ? f->server[i] : 0);
+}
+
+/*
+ * With one "global options" per server (fio --client): number the servers
+ * by their first entry in f->server[], which is left NULL otherwise.
+ */
+static int number_servers(struct fio_file *f)
+{
+	size_t n = json_array_size(f->jobs), servers = 0;
+	size_t *first;
+
+	if (!json_is_array(f->global))
+		return 0;
+	f->server = calloc(n + 1, sizeof(*f->server));
+	first = calloc(n + 1, sizeof(*first));	/* the first entry of each server */
+	if (!f->server || !first) {
+		free(first);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t s = 0;
+
+		while (s < servers && !same_server(json_array_get(f->jobs, first[s]),
+						   json_array_get(f->jobs, i)))
+			s++;
+		if (s == servers)
+			first[servers++] = i;
+		f->server[i] = s;
+	}
+	free(first);
+	return 0;
+}
+
 int import_fio(struct point_set *ps, const char *name, const json_t *root,
 	       struct import_warnings *warn, struct errmsg *err)
 {
@@ -324,20 +388,22 @@ int import_fio(struct point_set *ps, const char *name, const json_t *root,
 	bool *done;
 	int ret = 0;
 
-	f.jobs = json_object_get(root, "jobs");
+	const char *jobs_key = json_object_get(root, "jobs") ? "jobs" : "client_stats";
+
+	f.jobs = json_object_get(root, jobs_key);
 	f.global = json_object_get(root, "global options");
 	if (!json_is_array(f.jobs))
 		return errmsg_set(err, -EINVAL, "%s: jobs: %s", name,
 				  f.jobs ? "expected an array" : "missing");
-	if (f.global && !json_is_object(f.global))
+	if (f.global && !json_is_object(f.global) && !json_is_array(f.global))
 		return errmsg_set(err, -EINVAL, "%s: global options: expected an object", name);
 	done = calloc(json_array_size(f.jobs) + 1, sizeof(*done));
-	if (!done)
-		return -ENOMEM;
+	ret = done ? number_servers(&f) : -ENOMEM;
 	for (size_t i = 0; i < json_array_size(f.jobs) && !ret; i++) {
-		if (!done[i])
+		if (!done[i] && !all_clients(json_array_get(f.jobs, i)))
 			ret = import_job(&f, i, done);
 	}
 	free(done);
+	free(f.server);
 	return ret;
 }

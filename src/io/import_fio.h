@@ -20,9 +20,18 @@ struct fio_file {
 	const char *name;		/* the input, first in every message */
 	struct errmsg *err;
 	struct import_warnings *warn;	/* may be NULL */
-	const json_t *jobs;		/* the jobs[] array */
-	const json_t *global;		/* "global options", or NULL */
+	const json_t *jobs;		/* jobs[], or client_stats[] of fio --client */
+	const json_t *global;		/* "global options": an object, an array
+					   (one per server, fio --client), or NULL */
+	size_t *server;			/* with an array: entry i's server, else NULL */
 };
+
+/*
+ * The global options of entry i: the object, or for fio --client with
+ * several servers the element of the entry's server (servers numbered by
+ * their first entry); NULL when there are none.
+ */
+const json_t *fio_entry_global(const struct fio_file *f, size_t i);
 
 /* A jobs[] entry's workload. */
 struct fio_job {

@@ -60,7 +60,8 @@ static const json_t *entry_at(const struct fio_file *f, size_t i)
 
 static bool has_options(const struct fio_file *f, size_t i)
 {
-	return json_is_object(json_object_get(entry_at(f, i), "job options")) || f->global;
+	return json_is_object(json_object_get(entry_at(f, i), "job options")) ||
+	       fio_entry_global(f, i);
 }
 
 /*
@@ -79,7 +80,7 @@ static int get_opt(const struct fio_file *f, size_t i, const char *const *keys,
 		snprintf(o->path, sizeof(o->path), "jobs[%zu].job options.%s", i, *k);
 	}
 	for (const char *const *k = keys; *k && !v; k++) {
-		v = json_object_get(f->global, *k);
+		v = json_object_get(fio_entry_global(f, i), *k);
 		snprintf(o->path, sizeof(o->path), "global options.%s", *k);
 	}
 	if (!v)

@@ -292,6 +292,42 @@ static void fio_skips(struct check_state *st)
 	point_set_release(&ps);
 }
 
+/*
+ * fio --client: client_stats[] instead of jobs[], one server's entries never
+ * clones of another's, "All clients" (their sum) left out, and one "global
+ * options" per server when it is an array.
+ */
+static void fio_client(struct check_state *st)
+{
+	static const char text[] =
+		"{\"fio version\": \"fio-3.33\", \"global options\": [{\"bs\": \"8k\"},"
+		" {\"bs\": \"16k\"}], \"client_stats\": ["
+		"{\"jobname\": \"j\", \"hostname\": \"a\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 10}},"
+		"{\"jobname\": \"j\", \"hostname\": \"b\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 20}},"
+		"{\"jobname\": \"j\", \"hostname\": \"a\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 5}},"
+		"{\"jobname\": \"All clients\", \"hostname\": \"b\", \"port\": 8765,"
+		" \"read\": {\"iops\": 35}}]}";
+	struct point_set ps;
+	struct errmsg err;
+	int ret;
+
+	point_set_init(&ps);
+	ret = import_str(&ps, "c.json", text, &err);
+	CHECK(st, ret == 0 && ps.len == 2, "client_stats: %d %zu %s", ret, ps.len, err.text);
+	if (ps.len == 2) {
+		CHECK(st, ps.points[0].size == 8192 && ps.points[0].iops == 15 &&
+		      ps.points[0].jobs == 2, "server a: its two entries, its options: %llu %g %u",
+		      (unsigned long long)ps.points[0].size, ps.points[0].iops, ps.points[0].jobs);
+		CHECK(st, ps.points[1].size == 16384 && ps.points[1].iops == 20 &&
+		      ps.points[1].jobs == 1, "server b: %llu %g %u",
+		      (unsigned long long)ps.points[1].size, ps.points[1].iops, ps.points[1].jobs);
+	}
+	point_set_release(&ps);
+}
+
 /* fio 2.x without options: the workload from the job name and the totals. */
 static void fio2_names(struct check_state *st)
 {
@@ -378,6 +414,7 @@ static void fio_text(struct check_state *st)
 	point_set_release(&ps);
 	fio_skips(st);
 	fio2_names(st);
+	fio_client(st);
 }
 
 /* CSV with iops, with mib_s, suffixes, comments, CRLF, blanks, column order. */

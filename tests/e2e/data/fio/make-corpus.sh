@@ -69,3 +69,29 @@ for bs in 4Ki 16k 64K 256kb; do
 		one grid json "grid/randread-$bs-qd$qd.json" --rw=randread --bs="$bs" --iodepth="$qd"
 	done
 done
+
+# fio's client/server mode (client_stats, hostname and port per entry, an
+# "All clients" sum): servers on this host, one or two of them
+fio --server=ip:127.0.0.1,8799 --daemonize="$scratch/srv1.pid"
+fio --server=ip:127.0.0.1,8798 --daemonize="$scratch/srv2.pid"
+sleep 1
+for n in 1 2; do
+	cat >"$scratch/cs$n.fio" <<JOB
+[global]
+ioengine=libaio
+direct=1
+size=16m
+runtime=1
+filename=$scratch/cs$n.data
+bs=4k
+
+[cs-randread-qd4]
+rw=randread
+iodepth=4
+JOB
+done
+fio --client=ip:127.0.0.1,8799 "$scratch/cs1.fio" --output-format=json \
+	>client-1server-randread-4k-qd4.json
+fio --client=ip:127.0.0.1,8799 "$scratch/cs1.fio" --client=ip:127.0.0.1,8798 "$scratch/cs2.fio" \
+	--output-format=json >client-2servers-randread-4k-qd4.json
+kill "$(cat "$scratch/srv1.pid")" "$(cat "$scratch/srv2.pid")"
