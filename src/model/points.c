@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "util/dynbuf.h"
+
 void point_set_init(struct point_set *ps)
 {
 	ps->points = NULL;
@@ -19,20 +21,13 @@ void point_set_release(struct point_set *ps)
 	point_set_init(ps);
 }
 
+#define MAX_POINTS (1u << 26)	/* far beyond any sweep or file */
+
 int point_set_add(struct point_set *ps, const struct perf_point *p)
 {
-	if (ps->len == ps->alloc) {
-		size_t alloc = ps->alloc ? 2 * ps->alloc : 16;
-		struct perf_point *grown;
-
-		if (alloc > SIZE_MAX / sizeof(*grown))
-			return -ENOMEM;
-		grown = realloc(ps->points, alloc * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		ps->points = grown;
-		ps->alloc = alloc;
-	}
+	if (array_grow((void **)&ps->points, &ps->alloc, ps->len + 1, sizeof(*ps->points),
+		       MAX_POINTS))
+		return -ENOMEM;
 	ps->points[ps->len++] = *p;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "report/html.h"
 #include "report/inputs.h"
 #include "report/report.h"
+#include "util/dynbuf.h"
 #include "util/input_file.h"
 
 struct report {
@@ -40,20 +41,13 @@ void report_free(struct report *r)
 	free(r);
 }
 
+#define MAX_DRIVES 4096	/* drives in one report */
+
 /* Room for one more drive: 0 or -ENOMEM. */
 static int report_grow(struct report *r, struct errmsg *err)
 {
-	struct report_drive *d;
-	size_t alloc;
-
-	if (r->n < r->alloc)
-		return 0;
-	alloc = r->alloc ? 2 * r->alloc : 4;
-	d = realloc(r->drives, alloc * sizeof(*d));
-	if (!d)
+	if (array_grow((void **)&r->drives, &r->alloc, r->n + 1, sizeof(*r->drives), MAX_DRIVES))
 		return errmsg_set(err, -ENOMEM, "report: out of memory");
-	r->drives = d;
-	r->alloc = alloc;
 	return 0;
 }
 
