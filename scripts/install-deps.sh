@@ -6,6 +6,7 @@ set -eu
 packages=(
 	gcc meson ninja-build pkg-config         # build
 	liburing-dev libaio-dev libblkid-dev     # IO backends, device signatures
+	libmount-dev                             # mount and swap tables (what is in use)
 	libjansson-dev                           # JSON results
 	libinih-dev                              # INI files of simulated drives
 	libgsl-dev                               # model fitting (least squares, Student t)

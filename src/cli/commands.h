@@ -54,6 +54,12 @@ int cmd_fit(int argc, char **argv);
 void cmd_fit_usage(FILE *f);
 int cmd_predict(int argc, char **argv);
 void cmd_predict_usage(FILE *f);
+int cmd_profile(int argc, char **argv);
+void cmd_profile_usage(FILE *f);
+int cmd_qd(int argc, char **argv);
+void cmd_qd_usage(FILE *f);
+int cmd_state(int argc, char **argv);
+void cmd_state_usage(FILE *f);
 int cmd_report(int argc, char **argv);
 void cmd_report_usage(FILE *f);
 

@@ -22,6 +22,11 @@ static void usage(FILE *f)
 	      "             penalty per direction, erase block, queue-depth gain, fit\n"
 	      "  fit        fit the drive model to iomodel, fio or CSV measurements\n"
 	      "  predict    IOPS, MiB/s and latency of any workload from a model\n"
+	      "  profile    transfer rate across the device, access time, burst rate\n"
+	      "             (HD Tune)\n"
+	      "  qd         one workload at queue depths 1 to 256: IOPS, latency\n"
+	      "             percentiles and the queue-depth model (IOMeter)\n"
+	      "  state      random writes fresh, used and after TRIM, each to steady state\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
@@ -67,6 +72,12 @@ int main(int argc, char **argv)
 		return cmd_fit(argc - 1, argv + 1);
 	if (!strcmp(cmd, "predict"))
 		return cmd_predict(argc - 1, argv + 1);
+	if (!strcmp(cmd, "profile"))
+		return cmd_profile(argc - 1, argv + 1);
+	if (!strcmp(cmd, "qd"))
+		return cmd_qd(argc - 1, argv + 1);
+	if (!strcmp(cmd, "state"))
+		return cmd_state(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/fio_job_file.h"
 #include "cli/run_options.h"
+#include "cli/series.h"
 #include "cli/signals.h"
 #include "io/run_output.h"
 #include "suite/measure.h"
@@ -91,6 +92,86 @@ static int run_job(struct run_options *o, struct measure_target *m,
 	return status;
 }
 
+static json_t *steady_json(const struct steady_result *sr, const struct steady_rule *rule)
+{
+	json_t *rounds = json_array();
+
+	for (size_t i = 0; i < sr->n; i++)
+		json_array_append_new(rounds, json_pack("{s:I,s:f,s:f,s:f}", "round",
+							(json_int_t)i + 1, "iops", sr->rounds[i].iops,
+							"mib_s", sr->rounds[i].mib_s, "mean_lat_ms",
+							sr->rounds[i].mean_lat_s * 1e3));
+	return json_pack("{s:s,s:b,s:I,s:I,s:I,s:f,s:f,s:f,s:o}", "rule", "snia-pts",
+			 "reached", sr->eval.reached,
+			 "round", (json_int_t)(sr->eval.reached ? sr->eval.round : 0),
+			 "window", (json_int_t)rule->window, "max_rounds", (json_int_t)rule->max_rounds,
+			 "window_mean_iops", sr->eval.mean, "range_pct", sr->eval.range_frac * 100,
+			 "excursion_pct", sr->eval.excursion_frac * 100, "rounds", rounds);
+}
+
+static int print_steady(const struct run_options *o, const struct run_info *info,
+			const struct run_result *r, const struct steady_result *sr,
+			const struct steady_rule *rule)
+{
+	json_t *doc;
+
+	if (o->format == OUTPUT_JSON) {
+		doc = run_to_json(info, r);
+		if (!doc || json_object_set_new(doc, "steady_state", steady_json(sr, rule)))
+			return -ENOMEM;
+		return json_dump_document(stdout, doc);
+	}
+	if (print_results(o, info, r))
+		return -EIO;
+	if (o->format == OUTPUT_CSV)
+		return 0;
+	printf("steady state (SNIA PTS, IOPS over %u rounds): ", rule->window);
+	if (sr->eval.reached)
+		printf("reached in round %zu, window mean %.4g IOPS (range %.1f %%, excursion %.1f %%)\n",
+		       sr->eval.round, sr->eval.mean, sr->eval.range_frac * 100,
+		       sr->eval.excursion_frac * 100);
+	else
+		printf("NOT reached in %zu rounds; the results above are the last round's\n", sr->n);
+	printf("rounds (IOPS):");
+	for (size_t i = 0; i < sr->n; i++)
+		printf(" %.4g", sr->rounds[i].iops);
+	printf("\n");
+	return ferror(stdout) ? -EIO : 0;
+}
+
+/* --steady-state: the job as rounds until the rule holds. Returns an exit status. */
+static int run_until_steady(struct run_options *o, struct measure_target *m,
+			    const volatile sig_atomic_t *stop)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	struct steady_result *sr = malloc(sizeof(*sr));
+	struct steady_rule rule;
+	struct series s;
+	int status;
+
+	if (!r || !sr) {
+		free(r);
+		free(sr);
+		fprintf(stderr, "iomodel: out of memory\n");
+		return EXIT_FAILED;
+	}
+	steady_rule_snia(&rule);
+	rule.max_rounds = o->max_rounds;
+	series_init(&s, m, stop, rule.max_rounds, false);
+	run_result_init(r);
+	status = series_until_steady(&s, &o->spec, o->rw, &rule, r, sr);
+	progress_end(&s.progress);
+	s.last_info.spec = &o->spec;
+	if ((status == EXIT_OK || status == EXIT_INTERRUPTED) && sr->n &&
+	    print_steady(o, &s.last_info, r, sr, &rule) && status == EXIT_OK)
+		status = EXIT_FAILED;
+	series_release(&s);
+	run_result_release(r);
+	free(r);
+	free(sr);
+	return status;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const volatile sig_atomic_t *stop;
@@ -108,7 +189,7 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		ret = exit_status_of_error(ret);
-		return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+		return signals_exit_status(ret, stop);
 	}
 	if (!o.length_set)
 		o.spec.length = 0;
@@ -118,8 +199,8 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_BAD_INPUT;
 	} else if (!o.fio_job ||
 		   !(ret = write_fio_job_file(o.fio_job, &m, &o.spec, 1, argc, argv))) {
-		ret = run_job(&o, &m, stop);
+		ret = o.steady_state ? run_until_steady(&o, &m, stop) : run_job(&o, &m, stop);
 	}
 	measure_close(&m);
-	return ret == EXIT_INTERRUPTED && *stop ? 128 + *stop : ret;
+	return signals_exit_status(ret, stop);
 }

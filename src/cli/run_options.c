@@ -45,7 +45,8 @@ void cmd_run_usage(FILE *f)
 	      "  --size SIZE          size of a file to create (or of an empty one, or of\n"
 	      "                       null) (1GiB); on an existing file or device, use\n"
 	      "                       only its first SIZE bytes\n"
-	      "  --destroy-data       allow writing to an existing file or a block device\n"
+	      "  --destroy-data       allow writing to an existing file or a block device,\n"
+	      "                       and laying out an existing empty file\n"
 	      "  --keep               keep a file that this run created\n"
 	      "workload:\n"
 	      "  --rw MODE            read, write, randread, randwrite, rw, randrw (randread)\n"
@@ -63,6 +64,11 @@ void cmd_run_usage(FILE *f)
 	      "  --ios N              number of IOs\n"
 	      "  --bytes SIZE         number of bytes\n"
 	      "  --ramp TIME          warm-up before measuring, excluded from results (0)\n"
+	      "  --steady-state       repeat the run (one round each) until the SNIA PTS\n"
+	      "                       steady-state rule holds for IOPS over 5 rounds:\n"
+	      "                       range <= 20 % of the mean, least-squares excursion\n"
+	      "                       <= 10 %; prints every round and the last one's results\n"
+	      "  --max-rounds N       with --steady-state: give up after N rounds (25)\n"
 	      "io:\n"
 	      "  --engine NAME        io_uring, libaio or psync (io_uring, falling back\n"
 	      "                       to libaio, then psync, with a notice); psync does\n"
@@ -142,7 +148,8 @@ int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 enum option_id {
 	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
 	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
-	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV, OPT_FIO_JOB,
+	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_STEADY, OPT_MAX_ROUNDS, OPT_FIO_JOB,
 };
 
 static const struct option run_long_options[] = {
@@ -166,6 +173,8 @@ static const struct option run_long_options[] = {
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "steady-state", no_argument, NULL, OPT_STEADY },
+	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -216,6 +225,11 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
+	case OPT_STEADY: o->steady_state = true; break;
+	case OPT_MAX_ROUNDS:
+		ret = count_opt("--max-rounds", arg, 5, 100, &v);
+		o->max_rounds = (unsigned)v;
+		break;
 	case OPT_FIO_JOB: o->fio_job = arg; break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -249,6 +263,10 @@ static int check_options(struct run_options *o)
 		s->read_pct = o->rwmix_set ? o->rwmix : 50;
 	if (!o->align_set)
 		s->align = s->bs;
+	if (o->max_rounds && !o->steady_state)
+		return bad("--max-rounds goes with --steady-state");
+	if (!o->max_rounds)
+		o->max_rounds = 25;
 	if (!s->runtime_ns && !s->max_ios && !s->max_bytes)
 		s->runtime_ns = DEFAULT_RUNTIME_NS;
 	if (o->target.direct && strcmp(o->target.path, "null") &&
@@ -331,6 +349,26 @@ int parse_command_line(const struct command_line *cl, int argc, char **argv, int
 	return ret;
 }
 
+
+int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint64_t *hi)
+{
+	char first[64];
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+	int ret;
+
+	if (len >= sizeof(first))
+		return bad("%s '%s': too long", name, arg);
+	memcpy(first, arg, len);
+	first[len] = '\0';
+	ret = counts ? count_opt(name, first, 1, 1024, lo) : size_opt(name, first, lo);
+	if (!ret)
+		ret = !colon ? (*hi = *lo, 0)
+		      : counts ? count_opt(name, colon + 1, 1, 1024, hi) : size_opt(name, colon + 1, hi);
+	if (!ret && (*lo == 0 || *hi < *lo))
+		return bad("%s '%s': expected A:B with 0 < A <= B", name, arg);
+	return ret;
+}
 
 int direction_opt(const char *arg, bool *random, enum io_op *op)
 {

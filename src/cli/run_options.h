@@ -31,6 +31,8 @@ struct run_options {
 	bool bytes_set;
 	bool rwmix_set;
 	unsigned rwmix;		/* --rwmix, applied once --rw is known */
+	bool steady_state;	/* --steady-state: rounds until the SNIA PTS rule holds */
+	unsigned max_rounds;	/* --max-rounds (25) */
 	const char *fio_job;	/* --fio-job FILE, or NULL */
 };
 
@@ -47,6 +49,9 @@ int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
 int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+
+/* "A" or "A:B" sizes (or counts from 1 to 1024 when `counts`), 0 < A <= B. */
+int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint64_t *hi);
 
 /* --rw of a one-direction command: read, write, randread or randwrite. */
 int direction_opt(const char *arg, bool *random, enum io_op *op);

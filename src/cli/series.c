@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
 #include "util/units.h"
@@ -54,9 +55,8 @@ int series_check(const struct measure_target *m, const struct sweep_plan *plan)
 	return EXIT_OK;
 }
 
-/* Run one job; results go to the series. Returns an exit status. */
-static int measure_job(struct series *s, struct job_spec *job, const char *rw,
-		       struct run_result *r)
+int series_run_job(struct series *s, struct job_spec *job, const char *rw,
+		   struct run_result *r)
 {
 	struct run_info info = { .rw = rw };
 	struct errmsg err;
@@ -69,6 +69,7 @@ static int measure_job(struct series *s, struct job_spec *job, const char *rw,
 		return EXIT_BAD_INPUT;
 	}
 	ret = measure_run(s->m, job, s->stop, r, &info, &err);
+	s->last_info = info;
 	if (s->m->n_notices > s->notices_printed)
 		progress_end(&s->progress);
 	print_new_notices(s->m, &s->notices_printed);
@@ -105,11 +106,56 @@ int series_measure(struct series *s, const struct sweep_plan *plan, const char *
 		snprintf(what, sizeof(what), "%s %s QD%u", rw, size, job.qd);
 		progress_update(&s->progress, s->done, what);
 		run_result_init(r);
-		status = measure_job(s, &job, rw, r);
+		status = series_run_job(s, &job, rw, r);
 		run_result_release(r);
 		s->done++;
 	}
 	progress_update(&s->progress, s->done, "");
 	free(r);
+	return status;
+}
+
+static void round_figures(const struct job_spec *job, const struct run_result *r,
+			  struct steady_round *out)
+{
+	const struct op_result *op = &r->op[job->read_pct ? IO_READ : IO_WRITE];
+	double secs = (double)r->elapsed_ns / 1e9;
+
+	*out = (struct steady_round){ 0 };
+	if (secs <= 0 || !op->ios)
+		return;
+	out->iops = (double)op->ios / secs;
+	out->mib_s = (double)op->bytes / secs / MIB;
+	out->mean_lat_s = hist_mean(&op->lat) / 1e9;
+}
+
+int series_until_steady(struct series *s, struct job_spec *job, const char *rw,
+			const struct steady_rule *rule, struct run_result *r,
+			struct steady_result *out)
+{
+	size_t max = rule->max_rounds < STEADY_MAX_ROUNDS ? rule->max_rounds : STEADY_MAX_ROUNDS;
+	double iops[STEADY_MAX_ROUNDS];
+	uint64_t seed = job->seed;
+	int status = EXIT_OK;
+
+	memset(out, 0, sizeof(*out));
+	while (out->n < max && !out->eval.reached && status == EXIT_OK) {
+		char what[80];
+
+		snprintf(what, sizeof(what), "%s round %zu", rw, out->n + 1);
+		progress_update(&s->progress, s->done, what);
+		job->seed = seed + out->n;
+		run_result_release(r);
+		run_result_init(r);
+		status = series_run_job(s, job, rw, r);
+		s->done++;
+		if (status != EXIT_OK)
+			break;
+		round_figures(job, r, &out->rounds[out->n]);
+		iops[out->n] = out->rounds[out->n].iops;
+		out->n++;
+		steady_state_check(rule, iops, out->n, &out->eval);
+	}
+	job->seed = seed;
 	return status;
 }

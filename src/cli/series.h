@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "cli/progress.h"
+#include "suite/steady.h"
 #include "model/points.h"
 #include "suite/measure.h"
 #include "suite/sweep.h"
@@ -23,6 +24,7 @@ struct series {
 	size_t done;			/* jobs finished, over every plan */
 	unsigned notices_printed;
 	json_t *runs;			/* NULL, or an array receiving each run's JSON */
+	struct run_info last_info;	/* of the last job run (its spec is the caller's) */
 	struct point_set points;
 };
 
@@ -39,6 +41,40 @@ int series_check(const struct measure_target *m, const struct sweep_plan *plan);
  * target), EXIT_FAILED (IO error), EXIT_INTERRUPTED.
  */
 int series_measure(struct series *s, const struct sweep_plan *plan, const char *rw);
+
+/*
+ * Check and run one job (`r` initialised by the caller), print its notices,
+ * keep its JSON (when asked) and add its points. Progress is the caller's.
+ * Returns an exit status as series_measure() does.
+ */
+int series_run_job(struct series *s, struct job_spec *job, const char *rw,
+		   struct run_result *r);
+
+/* One round of a steady-state run. */
+struct steady_round {
+	double iops;
+	double mib_s;
+	double mean_lat_s;
+};
+
+#define STEADY_MAX_ROUNDS 100
+
+struct steady_result {
+	struct steady_round rounds[STEADY_MAX_ROUNDS];
+	size_t n;			/* rounds run */
+	struct steady_eval eval;	/* of the last window */
+};
+
+/*
+ * Run `job` round after round (each round with seed job->seed + round)
+ * until `rule` says steady state, or rule->max_rounds (at most
+ * STEADY_MAX_ROUNDS) rounds, tracking the IOPS of the round's operation
+ * type. `r` receives the last round's results. The progress bar counts
+ * rounds from `done` of `total`. Returns an exit status.
+ */
+int series_until_steady(struct series *s, struct job_spec *job, const char *rw,
+			const struct steady_rule *rule, struct run_result *r,
+			struct steady_result *out);
 
 /*
  * Time, IO and byte bounds of each job: real devices must finish in time;

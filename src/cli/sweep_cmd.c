@@ -130,27 +130,6 @@ void cmd_characterize_usage(FILE *f)
 	      "                       four sweeps (one section per point)\n", f);
 }
 
-/* "A" or "A:B" sizes (or counts when `counts`), A <= B; 0 or EXIT_BAD_INPUT. */
-static int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint64_t *hi)
-{
-	char first[64];
-	const char *colon = strchr(arg, ':');
-	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-	int ret;
-
-	if (len >= sizeof(first))
-		return bad("%s '%s': too long", name, arg);
-	memcpy(first, arg, len);
-	first[len] = '\0';
-	ret = counts ? count_opt(name, first, 1, 1024, lo) : size_opt(name, first, lo);
-	if (!ret)
-		ret = !colon ? (*hi = *lo, 0)
-		      : counts ? count_opt(name, colon + 1, 1, 1024, hi) : size_opt(name, colon + 1, hi);
-	if (!ret && (*lo == 0 || *hi < *lo))
-		return bad("%s '%s': expected A:B with 0 < A <= B", name, arg);
-	return ret;
-}
-
 static int apply_series_option(void *ctx, int id, const char *arg)
 {
 	struct series_options *o = ctx;
@@ -300,7 +279,7 @@ int cmd_sweep(int argc, char **argv)
 	o.target.writes = o.plan.read_pct < 100;
 	status = open_series_target(&o, &m, stop);
 	if (status)
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	status = series_check(&m, &o.plan);
 	if (!status && o.fio_job)
 		status = write_fio_job_plans(o.fio_job, &m, &o.plan, 1, argc, argv);
@@ -316,7 +295,7 @@ int cmd_sweep(int argc, char **argv)
 		status = EXIT_FAILED;
 	series_release(&s);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }
 
 static uint64_t largest_power_of_two_at_most(uint64_t v)
@@ -399,7 +378,7 @@ int cmd_characterize(int argc, char **argv)
 	o.target.writes = true;
 	status = open_series_target(&o, &m, stop);
 	if (status)
-		return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+		return signals_exit_status(status, stop);
 	characterize_plans(&o, &m, plans);
 	for (int i = 0; i < 4 && !status; i++) {
 		status = series_check(&m, &plans[i]);
@@ -415,5 +394,5 @@ int cmd_characterize(int argc, char **argv)
 		status = characterize_measured(&o, &s);
 	series_release(&s);
 	measure_close(&m);
-	return status == EXIT_INTERRUPTED && *stop ? 128 + *stop : status;
+	return signals_exit_status(status, stop);
 }

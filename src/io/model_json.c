@@ -41,8 +41,10 @@ static json_t *erase_block_json(const struct op_model *om)
 
 	if (!om->has_erase_block)
 		return json_null();
-	return json_pack("{s:b,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+	return json_pack("{s:b,s:f,s:[f,f],s:b,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
 			 "detected", e->detected, "unit_mib", e->unit_bytes / MIB,
+			 "unit_ci_mib", e->unit_lo_bytes / MIB, e->unit_hi_bytes / MIB,
+			 "whole_merge", e->whole_merge,
 			 "merge_ms", MS(e->merge_s), "penalty_ms", MS(e->penalty_s),
 			 "write_str_mib_s", MIBS(e->write_bps), "read_str_mib_s", MIBS(e->read_bps),
 			 "rms_rel_residual", e->rms_rel_residual,
@@ -142,6 +144,7 @@ static int load_op(json_t *o, enum io_op op, struct op_model *om, const char *pa
 		ret = ret ? ret : get_positive(eb, "erase_block", "merge_ms", &v, path, err);
 		e->merge_s = v / 1e3;
 		e->penalty_s = json_number_value(json_object_get(eb, "penalty_ms")) / 1e3;
+		e->whole_merge = json_is_true(json_object_get(eb, "whole_merge"));
 		e->detected = om->has_erase_block = !ret;
 	}
 	if (!ret && json_is_object(qd)) {

@@ -69,10 +69,12 @@ static void print_erase_block(FILE *f, const struct op_model *w)
 		fprintf(f, "erase block: none shows in the writes (first-order fit rms %.1f %%)\n",
 			e->first_order_rms * 100);
 	} else if (e->detected) {
-		fprintf(f, "erase block: %.3g MiB, fitted (writes pay %.4g ms per partly covered "
-			"block; fit rms %.1f %% against %.1f %% without it)\n",
-			w->erase_block_bytes / MIB, e->merge_s * 1e3, e->rms_rel_residual * 100,
-			e->first_order_rms * 100);
+		fprintf(f, "erase block: %.3g MiB [%.3g, %.3g], fitted on the merge steps (writes "
+			"pay %.4g ms per partly covered block, %s; fit rms %.1f %% against %.1f %% "
+			"without it)\n", w->erase_block_bytes / MIB, e->unit_lo_bytes / MIB,
+			e->unit_hi_bytes / MIB, e->merge_s * 1e3,
+			e->whole_merge ? "which is read whole" : "whose untouched part is read",
+			e->rms_rel_residual * 100, e->first_order_rms * 100);
 	} else {
 		fprintf(f, "erase block: %.3g MiB, from the write penalty P/(1/W + 1/R): small "
 			"writes pay a read-modify-write; the size sweep shows no 0-1-2 merge steps "

@@ -24,10 +24,12 @@
  * is linear in (penalty, 1/W): weighted least squares with weights 1/t_i^2
  * (relative error, as first_order_fit()), with penalty >= 0 enforced (a
  * negative intercept is refitted through the origin). C is searched on a
- * geometric grid (64 KiB .. 256 MiB, step 1 %), refined by golden section on
- * log C around the best grid point, and finally the "round" sizes near the
- * best (multiples of 2^9 .. 2^24 bytes) are tried: E[] depends on
- * gcd(align, C), so the error is jagged in C and real units are round.
+ * geometric grid (64 KiB .. 256 MiB, step 1 %) and on every multiple of
+ * 256 KiB, refined by golden section on log C around the best point, and
+ * finally the "round" sizes near the best (multiples of 2^9 .. 2^24 bytes)
+ * are tried: E[] depends on gcd(align, C), so the error is jagged in C and
+ * real units are round. Each candidate is tried with both kinds of merge
+ * (the pages left, or the whole unit) and the better kind is kept.
  */
 #include "model/erase_block.h"
 
@@ -36,12 +38,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "model/first_order.h"
 #include "util/arith.h"
 
 #define EB_C_MIN (64.0 * 1024)
 #define EB_C_MAX (256.0 * 1024 * 1024)
 #define EB_GRID_STEP 1.01
+#define EB_ROUND_STEP (256.0 * 1024)
 #define EB_MAX_UNIT 9007199254740992.0	/* 2^53: C stays exact in a double */
 
 
@@ -73,10 +78,33 @@ double erase_block_expected_merges(uint64_t size, uint64_t align, double unit_by
 	return (double)total / (double)m;
 }
 
+/*
+ * Units touched by S bytes at residue r: floor((r + S - 1) / C) + 1. With
+ * S - 1 = qC + t (0 <= t < C), floor((r + t) / C) is 1 for the residues
+ * r >= C - t, that is for m - ceil((C - t) / g) of the m residues.
+ */
+double erase_block_expected_units(uint64_t size, uint64_t align, double unit_bytes)
+{
+	uint64_t c, g, m, q, t;
+
+	if (size == 0 || !(unit_bytes > 0))
+		return 0;
+	c = unit_to_bytes(unit_bytes);
+	g = gcd_u64(align ? align : 512, c);
+	m = c / g;
+	q = (size - 1) / c;
+	t = (size - 1) % c;
+	return (double)(q + 1) + (double)(m - (c - t + g - 1) / g) / (double)m;
+}
+
 double erase_block_seconds(const struct erase_block_model *m, uint64_t size, uint64_t align)
 {
-	return m->penalty_s + (double)size / m->write_bps +
-	       erase_block_expected_merges(size, align, m->unit_bytes) * m->merge_s;
+	double merges = erase_block_expected_merges(size, align, m->unit_bytes);
+
+	if (m->whole_merge)
+		return m->penalty_s + erase_block_expected_units(size, align, m->unit_bytes) *
+		       m->unit_bytes / m->write_bps + merges * m->merge_s;
+	return m->penalty_s + (double)size / m->write_bps + merges * m->merge_s;
 }
 
 double erase_block_upper_bound(double penalty_s, double write_bps, double read_bps)
@@ -89,6 +117,7 @@ struct eb_fit {
 	const struct perf_point *p;
 	size_t n;
 	double read_bps;
+	bool whole_merge;		/* the kind of merge the candidates assume */
 	double *x, *y, *w, *e;
 };
 
@@ -97,6 +126,7 @@ struct eb_cand {
 	double penalty;
 	double inv_w;		/* 1/W */
 	double sse;		/* weighted; INFINITY when W <= 0 */
+	bool whole_merge;
 };
 
 static uint64_t point_align(const struct perf_point *p)
@@ -128,7 +158,9 @@ static int eb_solve(struct eb_fit *f, double unit, struct eb_cand *out)
 		double t = point_seconds(&f->p[i]);
 
 		f->e[i] = erase_block_expected_merges(f->p[i].size, point_align(&f->p[i]), c);
-		f->x[i] = (double)f->p[i].size + f->e[i] * c;
+		f->x[i] = f->whole_merge
+			  ? erase_block_expected_units(f->p[i].size, point_align(&f->p[i]), c) * c
+			  : (double)f->p[i].size + f->e[i] * c;
 		f->y[i] = t - f->e[i] * c / f->read_bps;
 		f->w[i] = 1.0 / (t * t);
 	}
@@ -151,6 +183,7 @@ static int eb_solve(struct eb_fit *f, double unit, struct eb_cand *out)
 	}
 	out->penalty = l.a;
 	out->inv_w = l.b;
+	out->whole_merge = f->whole_merge;
 	out->sse = l.b > 0 && isfinite(sse) ? sse : INFINITY;
 	return 0;
 }
@@ -174,6 +207,17 @@ static int eb_grid(struct eb_fit *f, struct eb_cand *best)
 	double sse;
 
 	for (double c = EB_C_MIN; c <= EB_C_MAX * 1.000001; c *= EB_GRID_STEP) {
+		int ret = eb_try(f, c, best, &sse);
+
+		if (ret)
+			return ret;
+	}
+	/*
+	 * The error is jagged in C (E[] depends on gcd(align, C)), so a sharp
+	 * minimum at a round unit can fall between grid points: try every
+	 * multiple of 256 KiB as well.
+	 */
+	for (double c = EB_ROUND_STEP; c <= EB_C_MAX; c += EB_ROUND_STEP) {
 		int ret = eb_try(f, c, best, &sse);
 
 		if (ret)
@@ -271,26 +315,73 @@ static double eb_rms(const struct erase_block_model *m, const struct perf_point 
 	return sqrt(sum2 / (double)n);
 }
 
+/* The best unit for each kind of merge; the better of the two in *best. */
 static int eb_search(struct eb_fit *f, struct eb_cand *best)
 {
-	int ret;
+	int ret = 0;
 
 	*best = (struct eb_cand){ .unit = EB_C_MIN, .sse = INFINITY };
-	ret = eb_grid(f, best);
-	if (!ret && isfinite(best->sse))
-		ret = eb_golden(f, best);
-	if (!ret && isfinite(best->sse))
-		ret = eb_round_units(f, best);
+	for (int whole = 0; whole <= 1 && !ret; whole++) {
+		struct eb_cand kind = { .unit = EB_C_MIN, .sse = INFINITY };
+
+		f->whole_merge = whole;
+		ret = eb_grid(f, &kind);
+		if (!ret && isfinite(kind.sse))
+			ret = eb_golden(f, &kind);
+		if (!ret && isfinite(kind.sse))
+			ret = eb_round_units(f, &kind);
+		if (kind.sse < best->sse)
+			*best = kind;
+	}
+	return ret;
+}
+
+/* Widen [*lo, *hi] to `c` when its error is within `bound`. */
+static int eb_widen(struct eb_fit *f, double c, double bound, double *lo, double *hi)
+{
+	struct eb_cand cand;
+	int ret = eb_solve(f, c, &cand);
+
+	if (!ret && cand.sse <= bound) {
+		*lo = fmin(*lo, cand.unit);
+		*hi = fmax(*hi, cand.unit);
+	}
+	return ret;
+}
+
+/*
+ * The units, of the best kind of merge, whose error is within the 95 % bound
+ * of a one-parameter profile, sse <= best (1 + F(0.95; 1, n - 3) / (n - 3)),
+ * or within one point of relative rms of the best fit, whichever is wider:
+ * the model is a sketch of the drive, so its own error, not only the
+ * measurement's, limits how well the steps place C.
+ */
+static int eb_interval(struct eb_fit *f, const struct eb_cand *best, double *lo, double *hi)
+{
+	double n = (double)f->n, dof = n - 3, rms = sqrt(best->sse / n), bound;
+	int ret = 0;
+
+	*lo = *hi = best->unit;
+	if (dof < 1)
+		return 0;
+	bound = fmax(best->sse * (1 + gsl_cdf_fdist_Pinv(0.95, 1, dof) / dof),
+		     n * (rms + 0.01) * (rms + 0.01));
+	f->whole_merge = best->whole_merge;
+	for (double c = EB_C_MIN; c <= EB_C_MAX * 1.000001 && !ret; c *= EB_GRID_STEP)
+		ret = eb_widen(f, c, bound, lo, hi);
+	for (double c = EB_ROUND_STEP; c <= EB_C_MAX && !ret; c += EB_ROUND_STEP)
+		ret = eb_widen(f, c, bound, lo, hi);
 	return ret;
 }
 
 static void eb_fill(struct erase_block_model *m, const struct eb_cand *c, double read_bps)
 {
 	m->unit_bytes = c->unit;
+	m->whole_merge = c->whole_merge;
 	m->penalty_s = c->penalty;
 	m->write_bps = 1.0 / c->inv_w;
 	m->read_bps = read_bps;
-	m->merge_s = c->unit / m->write_bps + c->unit / read_bps;
+	m->merge_s = (c->whole_merge ? 0 : c->unit / m->write_bps) + c->unit / read_bps;
 }
 
 int erase_block_fit(const struct perf_point *writes, size_t n, double read_bps,
@@ -313,6 +404,8 @@ int erase_block_fit(const struct perf_point *writes, size_t n, double read_bps,
 	f.w = buf + 2 * n;
 	f.e = buf + 3 * n;
 	ret = eb_search(&f, &best);
+	if (!ret && isfinite(best.sse))
+		ret = eb_interval(&f, &best, &m->unit_lo_bytes, &m->unit_hi_bytes);
 	free(buf);
 	if (ret)
 		return errmsg_set(err, ret, "the erase-block fit failed");

@@ -31,6 +31,19 @@
 
 struct erase_block_model {
 	bool detected;		/* the merge term explains the writes */
+	/*
+	 * How a merge reads: false, the pages the write leaves (the model above);
+	 * true, the whole unit (the JMF602: read whole, merge, rewrite whole), so
+	 *     seconds = penalty + E[units touched] * C / W + E[merges] * C / R
+	 * and merge_s = C / R, the unit's programming being in the first term.
+	 */
+	bool whole_merge;
+	/*
+	 * Interval of C: the smallest and largest units of the search whose error
+	 * is within the 95 % bound of the profile over C (F test) or within one
+	 * point of relative rms of the best, whichever is wider.
+	 */
+	double unit_lo_bytes, unit_hi_bytes;
 	double unit_bytes;	/* C */
 	double penalty_s;	/* per-write access penalty, without merges */
 	double write_bps;	/* W */
@@ -45,6 +58,9 @@ struct erase_block_model {
  * of `align` (0 means 512). C is rounded to a multiple of 512 bytes; exact.
  */
 double erase_block_expected_merges(uint64_t size, uint64_t align, double unit_bytes);
+
+/* Expected number of units of C bytes a write of `size` touches (offsets as above). */
+double erase_block_expected_units(uint64_t size, uint64_t align, double unit_bytes);
 
 /* Seconds per write the model predicts. */
 double erase_block_seconds(const struct erase_block_model *m, uint64_t size, uint64_t align);

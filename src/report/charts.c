@@ -38,6 +38,20 @@ const struct chart_kind chart_kinds[] = {
 	{ "qd-latency-write", IO_WRITE,
 	  "Mean write latency against IOs outstanding (measured; model: q / IOPS(q)).",
 	  qd_chart_wants, qd_latency_chart_build },
+	{ "profile", IO_READ,
+	  "Sequential transfer rate at evenly spaced positions from the start of the "
+	  "device (an HDD's outer edge) to its end; the legend gives the random access "
+	  "time and the burst rate (a small region read again and again).",
+	  profile_chart_wants, profile_chart_build },
+	{ "state", IO_WRITE,
+	  "Random writes in three states: fresh (the span discarded), used (filled, then "
+	  "overwritten with data deleted without TRIM) and after TRIM; each the mean of "
+	  "its last five rounds.",
+	  state_chart_wants, state_bars_chart_build },
+	{ "state-rounds", IO_WRITE,
+	  "The rate of every round of each state, and where the SNIA PTS steady-state "
+	  "window (5 rounds: range within 20 %, excursion within 10 % of the mean) began.",
+	  state_chart_wants, state_rounds_chart_build },
 	{ "latency-cdf", IO_READ,
 	  "Latency distribution of each run: the share of IOs that completed within a "
 	  "given time, from the run's latency histogram (error at most 0.39 %).",

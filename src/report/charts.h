@@ -43,6 +43,16 @@ int chart_key(struct plot_chart *c, const char *label, unsigned color, unsigned 
 	      enum plot_style style);
 
 
+/* charts_suites.c */
+bool profile_chart_wants(const struct report_drive *d, enum io_op op);
+bool state_chart_wants(const struct report_drive *d, enum io_op op);
+int profile_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			struct plot_chart *c);
+int state_bars_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			   struct plot_chart *c);
+int state_rounds_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+
 /* charts_size.c */
 bool size_chart_wants(const struct report_drive *d, enum io_op op);
 int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,

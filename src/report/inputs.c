@@ -204,7 +204,7 @@ int report_drive_load(struct report_drive *d, const char *path, struct import_wa
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (schema && !strcmp(schema, "iomodel.model/1"))
 		ret = load_model(d, path, root, err);
-	else
+	else if ((ret = report_suite_load(d, path, root, schema, err)) == 1)
 		ret = load_results(d, path, text, len, root, warn, err);
 	json_decref(root);
 	free(text);
@@ -249,6 +249,7 @@ void report_drive_release(struct report_drive *d)
 	for (size_t i = 0; i < d->n_runs; i++)
 		run_record_release(&d->runs[i]);
 	free(d->runs);
+	report_suite_release(d);
 	drive_model_release(&d->model);
 	point_set_release(&d->points);
 	memset(d, 0, sizeof(*d));

@@ -35,6 +35,26 @@ struct run_record {
 	size_t n_tl;
 };
 
+/* iomodel profile (iomodel.profile/1): the transfer rate across the device. */
+struct profile_record {
+	double *position_pct, *mib_s;	/* owned, n each */
+	size_t n;
+	double access_ms, burst_mib_s;
+	bool write;
+};
+
+/* iomodel state (iomodel.state/1): fresh, used, trimmed, each with its rounds. */
+#define STATE_KINDS 3
+struct state_record {
+	bool set;
+	double mib_s[STATE_KINDS];		/* the rate of each state */
+	double *round_mib_s[STATE_KINDS];	/* owned: every round */
+	size_t n_rounds[STATE_KINDS];
+	size_t steady_round[STATE_KINDS];	/* 1-based round steady state was reached in, 0: not */
+};
+
+struct json_t;
+
 struct report_drive {
 	char label[128];		/* legend and table: the model's source or file stem */
 	char origin[320];		/* "ocz.json (iomodel model)" */
@@ -44,7 +64,17 @@ struct report_drive {
 	struct point_set points;	/* owned: every measured point */
 	struct run_record *runs;	/* owned */
 	size_t n_runs;
+	struct profile_record profile;	/* n == 0 unless from iomodel profile */
+	struct state_record state;	/* set only from iomodel state */
 };
+
+/*
+ * The results of iomodel profile or state (`schema` names which) into `d`:
+ * 0, 1 when `schema` is neither, or -errno with `err`. inputs_suites.c.
+ */
+int report_suite_load(struct report_drive *d, const char *path, const struct json_t *root,
+		      const char *schema, struct errmsg *err);
+void report_suite_release(struct report_drive *d);
 
 /*
  * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with

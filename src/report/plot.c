@@ -328,6 +328,17 @@ static void draw_series(const struct plot_chart *c, const struct plot_series *s,
 	if (!n)
 		return;
 	plcol0(color_index(s->color));
+	if (s->style == PLOT_BARS) {
+		PLFLT base = axis_coord(&c->y, 0), half = (s->bar_width > 0 ? s->bar_width : 0.6) / 2;
+
+		for (PLINT j = 0; j < n; j++) {
+			PLFLT bx[4] = { x[j] - half, x[j] + half, x[j] + half, x[j] - half };
+			PLFLT by[4] = { base, base, y[j], y[j] };
+
+			plfill(4, bx, by);
+		}
+		return;
+	}
 	if (s->style != PLOT_MARKS && n > 1) {
 		pllsty(line_style(s->style));
 		plwidth(line_width(s->style));
@@ -367,7 +378,8 @@ static void draw_marks(const struct plot_chart *c, const PLFLT xr[2], const PLFL
 static void draw_legend(const struct plot_chart *c)
 {
 	PLINT opt[MAX_LEGEND], colors[MAX_LEGEND], styles[MAX_LEGEND], numbers[MAX_LEGEND];
-	PLFLT widths[MAX_LEGEND], scales[MAX_LEGEND], w, h;
+	PLINT patterns[MAX_LEGEND];
+	PLFLT widths[MAX_LEGEND], scales[MAX_LEGEND], box_scales[MAX_LEGEND], w, h;
 	const char *text[MAX_LEGEND], *symbols[MAX_LEGEND];
 	PLINT n = 0;
 
@@ -378,7 +390,10 @@ static void draw_legend(const struct plot_chart *c)
 			continue;
 		opt[n] = s->style == PLOT_MARKS ? PL_LEGEND_SYMBOL
 			 : s->style == PLOT_LINE_MARKS ? PL_LEGEND_LINE | PL_LEGEND_SYMBOL
+			 : s->style == PLOT_BARS ? PL_LEGEND_COLOR_BOX
 			 : PL_LEGEND_LINE;
+		patterns[n] = 0;
+		box_scales[n] = 0.8;
 		colors[n] = color_index(s->color);
 		styles[n] = line_style(s->style);
 		widths[n] = line_width(s->style);
@@ -393,8 +408,8 @@ static void draw_legend(const struct plot_chart *c)
 	/* top left corner at (LEGEND_X, LEGEND_Y) from the subpage's top left */
 	pllegend(&w, &h, PL_LEGEND_BACKGROUND, PL_POSITION_LEFT | PL_POSITION_TOP |
 		 PL_POSITION_INSIDE | PL_POSITION_SUBPAGE, LEGEND_X, LEGEND_Y, 0.05, COL_BG, COL_FG, 1,
-		 0, 0, n, opt, 0.8, 0.8, 2.0, 0.0, colors, text, NULL, NULL, NULL, NULL,
-		 colors, styles, widths, colors, scales, numbers, symbols);
+		 0, 0, n, opt, 0.8, 0.8, 2.0, 0.0, colors, text, colors, patterns, box_scales,
+		 widths, colors, styles, widths, colors, scales, numbers, symbols);
 }
 
 static void draw_axes(const struct plot_chart *c, const PLFLT xr[2], const PLFLT yr[2])

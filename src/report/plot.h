@@ -47,6 +47,8 @@ enum plot_style {
 	PLOT_DOTTED,		/* dotted line */
 	PLOT_MARKS,		/* a marker at each point */
 	PLOT_LINE_MARKS,	/* solid line and markers */
+	PLOT_BARS,		/* a filled bar from 0 to each point, centred on its x,
+				   bar_width x-units wide (linear axes) */
 };
 
 /* Colours: PLOT_SERIES_COLORS distinct ones by index, then these. */
@@ -63,6 +65,7 @@ struct plot_series {
 	enum plot_style style;
 	double *x, *y;		/* owned */
 	size_t n, alloc;
+	double bar_width;	/* PLOT_BARS: in x units (0: 0.6) */
 };
 
 /* A vertical line across the plot at `x`, with a label beside it. */

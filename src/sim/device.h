@@ -59,6 +59,11 @@ struct sim_device_ops {
 			     struct io_request **out, unsigned max);
 	void (*counters)(const struct sim_device *d, struct sim_counters *c);
 	void (*destroy)(struct sim_device *d);
+	/*
+	 * Forget [offset, offset + length) (TRIM); takes no simulated time.
+	 * NULL, or -EOPNOTSUPP, for a drive that does not take discards.
+	 */
+	int (*discard)(struct sim_device *d, uint64_t offset, uint64_t length);
 };
 
 /* Each model embeds this as the first member of its own state. */

@@ -46,6 +46,7 @@ struct hdd_config {
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
+	double ncq_fuzz;
 };
 
 /* --- geometry (hdd_geom.c) --- */
@@ -240,6 +241,7 @@ struct hdd {
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */
+	uint64_t fuzz_fp;		/* ncq_fuzz, 16.16: error of the drive's estimates */
 	uint64_t seg_bytes, cache_bytes;
 	/* head */
 	uint64_t head_free;		/* the head is busy until then */

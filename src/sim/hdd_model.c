@@ -51,6 +51,9 @@ static const struct sim_param hdd_params[] = {
 	  "commands the drive accepts and reorders (1: no reordering)", 1, 256, NULL },
 	{ "ncq_aging", PARAM_NUMBER, F(ncq_aging), "ms/ms",
 	  "positioning time forgiven per ms waited (0 pure SPTF, large FIFO)", 0, 1000, NULL },
+	{ "ncq_fuzz", PARAM_NUMBER, F(ncq_fuzz), "",
+	  "the drive weighs positioning time t as t x (1 + fuzz x u), u uniform in [0, 1) "
+	  "(0: exact SPTF)", 0, 1000, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
 };
 

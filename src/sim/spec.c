@@ -44,8 +44,8 @@ static const struct sim_model *model_find(const char *name)
 	return NULL;
 }
 
-static int spec_set(struct sim_spec *spec, const char *key, const char *value,
-		    struct errmsg *err)
+int sim_spec_set(struct sim_spec *spec, const char *key, const char *value,
+		 struct errmsg *err)
 {
 	if (sim_fault_is_key(key))
 		return sim_fault_set(&spec->faults, key, value, err);
@@ -67,7 +67,7 @@ static int apply_settings(struct sim_spec *spec, char *list, const char *where,
 		if (!eq || eq == item)
 			return errmsg_set(err, -EINVAL, "%s'%s': expected key=value", where, item);
 		*eq = '\0';
-		ret = spec_set(spec, item, eq + 1, err);
+		ret = sim_spec_set(spec, item, eq + 1, err);
 		if (ret) {
 			struct errmsg inner = *err;
 
@@ -131,7 +131,7 @@ static int ini_entry(void *user, const char *section, const char *key, const cha
 			return 1;
 	} else if (!strcmp(key, "preset") || !strcmp(key, "model")) {
 		errmsg_set(st->err, -EINVAL, "'%s' must be the first setting", key);
-	} else if (!spec_set(spec, key, value, st->err)) {
+	} else if (!sim_spec_set(spec, key, value, st->err)) {
 		return 1;
 	}
 	st->failed = true;

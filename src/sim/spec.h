@@ -33,6 +33,10 @@ struct sim_spec {
 int sim_spec_parse(struct sim_spec *spec, const char *text, struct errmsg *err);
 void sim_spec_release(struct sim_spec *spec);
 
+/* Set one parameter (of the model or a fault key), as an override would. 0 or -EINVAL. */
+int sim_spec_set(struct sim_spec *spec, const char *key, const char *value,
+		 struct errmsg *err);
+
 /* Build the device the spec describes. */
 int sim_spec_create(const struct sim_spec *spec, uint64_t seed, struct sim_device **out,
 		    struct errmsg *err);

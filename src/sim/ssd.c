@@ -8,8 +8,9 @@
  * A request submitted at `now`:
  *   1. waits for the controller, which takes one command at a time, and, when
  *      `ncq` commands are already in service, for the first of them to end
- *      (ncq_free_at); then the controller spends cmd_us on it. That instant
- *      is t0.
+ *      (ncq_free_at); then the controller spends cmd_us on it (spread by
+ *      time_spread, and after a firmware stall of stall_ms with chance
+ *      stall_rate). That instant is t0.
  *   2. read: the FTL books the page reads on their channels from t0. The bus
  *      carries the data once the first page is read; the request is done
  *      when the bus transfer is over and the last page, read, has crossed it.
@@ -25,7 +26,10 @@
  *      its own transfer and flash work (less `drain` for cached writes).
  *   3. The hot path is integer arithmetic on state set at create(); the same
  *      configuration, seed and request sequence give the same completion
- *      times, bit for bit.
+ *      times, bit for bit (the spread of command and flash times and the
+ *      stalls come from the drive's own generator, seeded at create()). With
+ *      time_spread = 0 and stall_rate = 0 every operation takes its nominal
+ *      time and no random number is drawn.
  *   4. Requests outside the capacity, or of length 0, complete at `now` with
  *      result -EINVAL; submit() itself fails only for lack of memory.
  */
@@ -132,7 +136,9 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 		return req_heap_push(&d->inflight, now, req);
 	}
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
-	d->ctrl_free = start + d->t.cmd;
+	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
+		start += d->t.stall;	/* firmware housekeeping holds the controller */
+	d->ctrl_free = start + (d->t.spread_q32 ? ssd_spread(d, d->t.cmd) : d->t.cmd);
 	if (req->op == IO_READ) {
 		done = ssd_read(d, req, d->ctrl_free);
 		ret = 0;
@@ -189,6 +195,7 @@ static const struct sim_device_ops ssd_ops = {
 	.complete = ssd_complete,
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
+	.discard = ssd_trim,
 };
 
 static uint64_t ns(double v)
@@ -203,6 +210,10 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.prog = ns(c->program_us * 1e3);
 	d->t.erase = ns(c->erase_ms * 1e6);
 	d->t.bus_fs = ns(1e15 / (c->bus_mib_s * MIB));
+	d->t.spread_q32 = (uint64_t)llround(c->time_spread * 4294967296.0);
+	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
+			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
+	d->t.stall = ns(c->stall_ms * 1e6);
 	if (c->write_cache)
 		d->t.drain = ns((double)c->cache_kib * 1024.0 * (double)d->t.prog /
 				(double)(d->g.page * d->g.channels));
@@ -238,10 +249,12 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 	}
 	d->base = (struct sim_device){ &ssd_ops, c->capacity, 512 };
 	d->ftl = c->ftl;
+	d->merge = c->merge;
 	d->trim = c->trim;
 	d->write_cache = c->write_cache;
 	d->ncq = (unsigned)c->ncq;
 	set_timing(d, c);
+	rng_init(&d->jitter, seed ^ 0x551d5eedULL);
 	req_heap_init(&d->inflight);
 	d->chan = calloc(d->g.channels, sizeof(*d->chan));
 	d->top = calloc(d->ncq, sizeof(*d->top));

@@ -39,6 +39,12 @@ enum ssd_ftl {
 	SSD_FTL_PAGE,
 };
 
+/* What a block FTL reads to merge a partly written unit. */
+enum ssd_merge {
+	SSD_MERGE_UNTOUCHED,	/* only the pages the write leaves (newer controllers) */
+	SSD_MERGE_WHOLE,	/* the whole unit, then merged and rewritten (JMF602) */
+};
+
 enum ssd_state {
 	SSD_FRESH,		/* never written: every block erased */
 	SSD_USED,		/* filled, then overwritten at random (steady state) */
@@ -62,8 +68,12 @@ struct ssd_config {
 	bool write_cache;
 	uint64_t cache_kib;
 	unsigned ftl;			/* enum ssd_ftl */
+	unsigned merge;			/* enum ssd_merge: block FTL, partial writes */
 	unsigned state;			/* enum ssd_state */
 	double live;			/* trimmed state: fraction kept */
+	double time_spread;		/* command and flash op times uniform in [1 - s, 1 + s] x nominal */
+	double stall_rate;		/* chance per command of a controller stall */
+	double stall_ms;		/* how long a stall holds the controller */
 };
 
 /* Sizes that follow from a configuration; all counts, sizes in bytes. */

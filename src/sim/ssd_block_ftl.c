@@ -18,7 +18,11 @@
  *   2. A write to a mapped unit costs, on every channel, one erase and the
  *      programming of all ppb pages there, plus a read of each page there the
  *      write does not cover whole (a page written in part is read, merged
- *      and programmed: read-modify-write).
+ *      and programmed: read-modify-write) — or, with merge=whole (the
+ *      JMF602), of every page of the unit whenever the write leaves any of
+ *      it: the controller reads the unit whole, merges in the new data and
+ *      rewrites it whole, so a large write with ragged ends pays two full
+ *      penalties, the seeds' 0-1-2 steps.
  *   3. A write to an unmapped unit programs only the pages it touches: the
  *      blocks behind it are erased already (fresh drive, or erased in the
  *      background after TRIM).
@@ -68,7 +72,8 @@ static uint64_t write_unit(struct ssd_dev *d, uint64_t u, uint64_t a, uint64_t b
 		return end;
 	}
 	for (uint64_t c = 0; c < g->channels; c++) {
-		uint64_t reads = g->ppb - span(fa, fb, c, g->channels);
+		bool whole = d->merge == SSD_MERGE_WHOLE && (a || b != g->unit);
+		uint64_t reads = whole ? g->ppb : g->ppb - span(fa, fb, c, g->channels);
 		uint64_t work = reads * d->t.read + d->t.erase + g->ppb * d->t.prog;
 
 		end = ssd_max(end, ssd_chan_run(d, (unsigned)c, at, work));

@@ -16,6 +16,7 @@
 #include "util/units.h"
 
 static const char *const ftl_names[] = { "block", "page", NULL };
+static const char *const merge_names[] = { "untouched", "whole", NULL };
 static const char *const state_names[] = { "fresh", "used", "trimmed", NULL };
 
 #define P(key, type, field, unit, meaning, lo, hi) \
@@ -48,11 +49,20 @@ static const struct sim_param ssd_params[] = {
 	{ "ftl", PARAM_CHOICE, offsetof(struct ssd_config, ftl), "",
 	  "block: unit mapping, partial writes merge; page: page mapping, greedy GC", 0, 0,
 	  ftl_names },
+	{ "merge", PARAM_CHOICE, offsetof(struct ssd_config, merge), "",
+	  "block FTL, a write covering part of a unit: read the untouched pages only, or read "
+	  "the whole unit, merge and rewrite it (JMF602)", 0, 0, merge_names },
 	{ "state", PARAM_CHOICE, offsetof(struct ssd_config, state), "",
 	  "start: fresh (never written), used (filled, overwritten at random), trimmed", 0,
 	  0, state_names },
 	P("live", PARAM_NUMBER, live, "",
 	  "state=trimmed: fraction of capacity (from 0) kept; the rest is trimmed", 0, 1),
+	P("time_spread", PARAM_NUMBER, time_spread, "",
+	  "each controller command and flash read, program and erase takes its nominal "
+	  "time x (1 +- s), uniform", 0, 0.9),
+	P("stall_rate", PARAM_NUMBER, stall_rate, "",
+	  "chance per command that firmware housekeeping stalls the controller", 0, 0.1),
+	P("stall_ms", PARAM_NUMBER, stall_ms, "ms", "how long such a stall lasts", 0, 1e4),
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
 };
 
@@ -140,12 +150,15 @@ static int check_capacity(const struct ssd_config *c, const struct ssd_geometry 
 		format_size(unit, sizeof(unit), g->unit);
 		return errmsg_set(err, -EINVAL,
 				  "capacity %s is not a multiple of the merge unit %s "
-				  "(erase_block_kib x channels)", cap, unit);
+				  "(erase_block_kib x channels): use capacity=%lluk", cap, unit,
+				  (unsigned long long)(c->capacity / g->unit * g->unit / 1024));
 	}
 	if (c->capacity % eb) {
 		format_size(unit, sizeof(unit), eb);
 		return errmsg_set(err, -EINVAL,
-				  "capacity %s is not a multiple of the erase block %s", cap, unit);
+				  "capacity %s is not a multiple of the erase block %s: use "
+				  "capacity=%lluk", cap, unit,
+				  (unsigned long long)(c->capacity / eb * eb / 1024));
 	}
 	return 0;
 }

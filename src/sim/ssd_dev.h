@@ -18,6 +18,7 @@
 
 #include "sim/heap.h"
 #include "sim/ssd.h"
+#include "util/rng.h"
 
 #define SSD_NONE UINT32_MAX
 
@@ -110,6 +111,9 @@ struct ssd_timing {
 	uint64_t cmd, read, prog, erase;	/* ns */
 	uint64_t bus_fs;			/* femtoseconds per byte on the bus */
 	uint64_t drain;				/* write cache: flash time it hides */
+	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
+	uint64_t stall_below;			/* stall when a 64-bit draw is below this */
+	uint64_t stall;				/* ns */
 };
 
 struct ssd_dev {
@@ -117,6 +121,7 @@ struct ssd_dev {
 	struct ssd_geometry g;
 	struct ssd_timing t;
 	unsigned ftl;
+	unsigned merge;			/* enum ssd_merge */
 	bool trim;
 	bool write_cache;
 	struct ssd_chan *chan;
@@ -128,13 +133,25 @@ struct ssd_dev {
 	struct sim_counters cnt;
 	struct ssd_page_ftl pf;
 	struct ssd_block_ftl bf;
+	struct rng jitter;		/* flash op times and stalls: deterministic per seed */
 };
+
+/* `dur` spread uniformly over [1 - s, 1 + s] x dur (time_spread s); mean dur. */
+static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
+{
+	int64_t u = (int64_t)(rng_next(&d->jitter) >> 31) - ((int64_t)1 << 32);	/* [-2^32, 2^32) */
+	__int128 delta = (__int128)dur * (int64_t)d->t.spread_q32 * u;
+
+	return (uint64_t)((__int128)dur + (delta >> 64));
+}
 
 /* Book `dur` ns on channel c, starting no earlier than `at`; the end time. */
 static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, uint64_t dur)
 {
 	uint64_t start = d->chan[c].free_at > at ? d->chan[c].free_at : at;
 
+	if (d->t.spread_q32)
+		dur = ssd_spread(d, dur);
 	d->chan[c].free_at = start + dur;
 	return start + dur;
 }

@@ -31,22 +31,23 @@ const struct sim_preset sim_ssd_presets[] = {
 	{ "ocz-core", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62496000k,page_kib=4,erase_block_kib=2880,"
 	  "channels=4,read_us=125,program_us=212,erase_ms=1.5,bus_mib_s=270,cmd_us=303,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole",
 	  "OCZ Core 64 GB (JMF602, MLC): block FTL, 11.25 MiB merge unit, 246 ms writes" },
 	{ "ridata-s25", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62492672k,page_kib=4,erase_block_kib=2816,"
 	  "channels=4,read_us=128.1,program_us=221.1,erase_ms=1.5,bus_mib_s=270,cmd_us=327,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole",
 	  "RiDATA NSSD-S25-64 (JMF602, MLC): block FTL, 11 MiB merge unit, 247.5 ms writes" },
 	{ "intel-x25m-g2", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=152587.5m,page_kib=4,erase_block_kib=512,"
 	  "channels=10,read_us=50,program_us=390,erase_ms=2,bus_mib_s=250,cmd_us=135,"
-	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=256",
+	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=256,time_spread=0.3,"
+	  "stall_rate=0.00001,stall_ms=200",
 	  "Intel X25-M G2 160 GB (34 nm MLC): page FTL, 10 channels, TRIM" },
 	{ "supertalent-gx", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=61035m,page_kib=4,erase_block_kib=512,"
 	  "channels=4,read_us=65,program_us=260,erase_ms=2,bus_mib_s=250,cmd_us=296,"
-	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=65536",
+	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=65536,time_spread=0.3",
 	  "SuperTalent UltraDrive GX 64 GB (Indilinx): page FTL, 64 MiB cache, TRIM" },
 	{ NULL, NULL, NULL, NULL },
 };

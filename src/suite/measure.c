@@ -2,9 +2,12 @@
 #include "measure.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "backend/sim.h"
 #include "engine/offsets.h"
@@ -51,7 +54,7 @@ static int open_sim(struct measure_target *m, const struct target_request *req,
 		ret = sim_spec_create(&m->spec, m->seed, &m->dev, &why);
 	if (ret)
 		return errmsg_set(err, ret, "'%s': %s", path, why.text);
-	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1, .path = strdup(path),
+	m->t = (struct target){ .kind = TARGET_SIM, .fd = -1, .dirfd = -1, .path = strdup(path),
 				.size = m->dev->capacity, .dio_align = m->dev->sector };
 	if (!m->t.path)
 		return errmsg_set(err, -ENOMEM, "out of memory");
@@ -72,8 +75,10 @@ int measure_open(struct measure_target *m, const struct target_request *req,
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	m->t = (struct target){ .fd = -1, .dirfd = -1 };	/* nothing open yet */
 	m->engine = engine;
 	m->direct = req->direct;
+	m->writable = req->writes;
 	m->seed = seed;
 	if (strncmp(req->path, "sim:", 4))
 		return target_open(&m->t, req, err);
@@ -192,4 +197,64 @@ int measure_run(struct measure_target *m, struct job_spec *spec,
 	backend_close(be);
 	io_buffers_release(&bufs);
 	return ret;
+}
+
+int measure_discard(struct measure_target *m, uint64_t offset, uint64_t length,
+		    struct errmsg *err)
+{
+	const char *path = m->t.path;
+	uint64_t range[2] = { offset, length };
+	int ret = 0;
+
+	if (!m->writable)
+		return errmsg_set(err, -EPERM, "'%s': not opened for writes, so no discard", path);
+	switch (m->t.kind) {
+	case TARGET_NULL:
+		return 0;
+	case TARGET_SIM:
+		ret = m->dev->ops->discard ? m->dev->ops->discard(m->dev, offset, length)
+					   : -EOPNOTSUPP;
+		if (ret == -EOPNOTSUPP)
+			return errmsg_set(err, ret, "'%s': the simulated drive takes no TRIM "
+					  "(an HDD, or trim=off)", path);
+		break;
+	case TARGET_BLOCK:
+		if (ioctl(m->t.fd, BLKDISCARD, range))
+			ret = -errno;
+		if (ret == -EOPNOTSUPP)
+			return errmsg_set(err, ret, "'%s': the device takes no discard", path);
+		break;
+	case TARGET_FILE:
+		if (fallocate(m->t.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset,
+			      (off_t)length))
+			ret = -errno;
+		if (ret == -EOPNOTSUPP)
+			return errmsg_set(err, ret, "'%s': the filesystem cannot punch holes", path);
+		break;
+	}
+	if (ret)
+		return errmsg_set(err, ret, "discard of '%s' failed: %s", path, strerror(-ret));
+	return 0;
+}
+
+int measure_sim_relayout(struct measure_target *m, const char *key, const char *value,
+			 struct errmsg *err)
+{
+	struct sim_device *dev;
+	struct errmsg why;
+	int ret;
+
+	if (m->t.kind != TARGET_SIM)
+		return errmsg_set(err, -EINVAL, "'%s': only a simulated drive can be laid out "
+				  "directly", m->t.path);
+	ret = sim_spec_set(&m->spec, key, value, &why);
+	if (!ret && m->spec.model->check)
+		ret = m->spec.model->check(m->spec.config, &why);
+	if (!ret)
+		ret = sim_spec_create(&m->spec, m->seed, &dev, &why);
+	if (ret)
+		return errmsg_set(err, ret, "'%s': %s", m->t.path, why.text);
+	m->dev->ops->destroy(m->dev);
+	m->dev = dev;
+	return 0;
 }

@@ -31,6 +31,7 @@ struct measure_target {
 	struct target t;
 	enum backend_kind engine;
 	bool direct;
+	bool writable;			/* opened for a workload that writes */
 	uint64_t seed;
 	/* simulated drives only */
 	struct sim_spec spec;
@@ -63,6 +64,24 @@ int measure_check_job(const struct measure_target *m, struct job_spec *spec,
 int measure_run(struct measure_target *m, struct job_spec *spec,
 		const volatile sig_atomic_t *stop, struct run_result *r,
 		struct run_info *info, struct errmsg *err);
+
+/*
+ * Discard [offset, offset + length) of a target opened for writes: TRIM on a
+ * simulated drive, BLKDISCARD on a block device, a punched hole in a file,
+ * nothing on the null target. -EOPNOTSUPP (with a message) where the target
+ * takes no discard, -EPERM when it was not opened for writes.
+ */
+int measure_discard(struct measure_target *m, uint64_t offset, uint64_t length,
+		    struct errmsg *err);
+
+/*
+ * Simulated drives only: rebuild the drive with one parameter changed
+ * (`key=value`, e.g. state=used), keeping its clock. What a long
+ * preconditioning converges to, laid out at once; -EINVAL (with a message)
+ * for a real target or a parameter the drive's model does not have.
+ */
+int measure_sim_relayout(struct measure_target *m, const char *key, const char *value,
+			 struct errmsg *err);
 
 const char *measure_kind_name(enum target_kind kind);
 

@@ -5,19 +5,38 @@
  *
  * Safety rules (each refusal returns before anything on disk changes):
  *  - "null" has no storage; every IO completes at once (fd is -1).
- *  - A missing file is created (O_EXCL) with `size` bytes and laid out with
- *    real, incompressible data, so reads measure the medium and not holes.
- *    It is removed by target_close() unless `keep` was asked for.
- *  - An existing non-empty file may be read freely; writing to it needs
+ *  - The path is opened once (O_PATH, following symbolic links for an
+ *    existing target) and every decision below is taken on that descriptor
+ *    (fstat, fstatfs, the scratch mark); the descriptor the run uses is
+ *    reopened from it (/proc/self/fd), so it is the same inode whatever
+ *    happens to the name meanwhile. That one descriptor serves the layout
+ *    and the whole run (O_DIRECT is switched on with fcntl afterwards).
+ *  - A missing file is created in its directory (opened once with
+ *    O_DIRECTORY) with O_CREAT|O_EXCL|O_NOFOLLOW, marked as iomodel's
+ *    scratch file (scratch.h) and laid out with `size` bytes of real,
+ *    incompressible data, so reads measure the medium and not holes. It is
+ *    removed by target_close() unless `keep`. Nothing is created in a
+ *    directory on a kernel-interface filesystem or on /dev's (fs_kind.h).
+ *  - An existing scratch file of iomodel (left by a killed run, or kept):
+ *    one marked complete is reused, read or written without `destroy_data`
+ *    (re-laid out first if smaller than `size`), and left in place; one
+ *    marked laying-out is laid out again, then owned by the run like a new
+ *    one (removed unless `keep`). It is never measured half-written.
+ *  - An existing unmarked non-empty file may be read freely; writing to it
+ *    needs `destroy_data`. It is never removed.
+ *  - An existing unmarked empty file is not free space (it may be a lock
+ *    file, a placeholder, a mount point's file): laying it out needs
  *    `destroy_data`. It is never removed.
- *  - An existing empty file holds nothing to destroy: it is laid out like a
- *    missing file (to `size` or the default), but never removed.
- *  - A block device that is mounted (itself or a partition), used as swap or
- *    has holders is always refused. Writing to any block device needs
- *    `destroy_data`; without it, a device whose content carries a filesystem
- *    or partition-table signature (libblkid) is refused with a message that
- *    names the signature.
- *  - Anything else (directory, character device, fifo) is refused.
+ *  - A file on a kernel-interface filesystem (procfs, sysfs, debugfs...), a
+ *    file in use as swap or as the backing file of a loop device in use is
+ *    refused, even for reads and with `destroy_data`.
+ *  - A block device in use (blockdev.h: mounted, swap, held, or stacked on
+ *    or under a device in use) is always refused. Writing to any block device
+ *    needs `destroy_data`; without it, a device whose content carries a
+ *    filesystem or partition-table signature (libblkid) is refused with a
+ *    message that names the signature.
+ *  - Anything else (directory, character device, fifo, socket) is refused
+ *    without being opened for IO.
  *
  * Layout writes 1 MiB chunks and checks `*stop` between them; when set, the
  * partial file is removed (a user's empty file is truncated back to empty).
@@ -64,16 +83,26 @@ struct target {
 	char *path;		/* owned copy of the request path */
 	uint64_t size;		/* usable bytes from offset 0 */
 	uint32_t dio_align;	/* smallest size/offset unit O_DIRECT accepts */
-	bool created;		/* this tool created the file */
+	/*
+	 * an iomodel scratch file made by this run (or a half-written one it
+	 * laid out again): removed by target_close() unless keep
+	 */
+	bool created;
 	bool keep;
+	int dirfd;		/* the directory holding a file target; -1 otherwise */
+	char *name;		/* the file's name in dirfd (owned); NULL otherwise */
 };
 
 /*
  * Open the target described by `req`, applying the safety rules above.
  * Returns 0, or a negative errno with `err` set to one line naming the path:
- *   -EPERM   writing needs `destroy_data` (existing file, block device)
- *   -EBUSY   block device mounted, swap, held, or claimed exclusively
- *   -EINVAL  not a file or block device, smaller than `size`, or no O_DIRECT
+ *   -EPERM   writing needs `destroy_data` (existing file, existing empty
+ *            file, block device)
+ *   -EBUSY   block device in use or claimed exclusively; file in use as
+ *            swap or loop backing
+ *   -EINVAL  not a file or block device, on a kernel-interface filesystem,
+ *            to be created in /dev, smaller than `size`, or no O_DIRECT
+ *   -ESTALE  the path named another file by the time it was opened
  *   -ENOENT  the directory of a missing file does not exist (-ENOTDIR:
  *            is not a directory)
  *   -EINTR   `*stop` was set during the layout
@@ -85,7 +114,8 @@ int target_open(struct target *t, const struct target_request *req,
 		struct errmsg *err);
 
 /*
- * Close the target; remove the file if this tool created it and !keep.
+ * Close the target; remove the file if this run created it (`created`),
+ * !keep, and its name still names that file.
  * Leaves `t` closed (fd -1, path NULL), so a second call does nothing.
  */
 void target_close(struct target *t);

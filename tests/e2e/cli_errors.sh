@@ -44,7 +44,7 @@ expect_bad "beyond the end" run --target null --size 1m --offset 2m
 expect_bad "beyond the end" run --target null --size 1m --offset 512k --length 1m
 expect_bad "holds no" run --target null --size 1m --bs 2m
 expect_bad "--size '1.1k'" run --target ./f.bin --size 1.1k
-expect_bad "is not a regular file or block device" run --target "$work"
+expect_bad "is a directory, not a regular file or block device" run --target "$work"
 expect_bad "/no/such/dir" run --target /no/such/dir/f.bin --size 1m --ios 1
 
 ok "no scratch file left by any bad input" [ -z "$(ls -A "$work" | grep -v -e '^out$' -e '^err$')" ]

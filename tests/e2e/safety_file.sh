@@ -20,13 +20,6 @@ trap 'exit 1' INT TERM
 WRITE=(--rw randwrite --bs 4k --qd 4 --ios 100)
 READ=(--rw randread --bs 4k --qd 4 --ios 100)
 
-# run_iomodel ARGS...: stdout to $WORK/out, stderr to $WORK/err, status in RC
-run_iomodel() {
-	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
-	RC=$?
-}
-
-checksum() { sha256sum <"$1" | cut -d' ' -f1; }
 
 # expect_status WHAT CODE: the last run exited CODE
 expect_status() {
@@ -72,11 +65,18 @@ fi
 [ "$(checksum "$USER_FILE")" != "$before" ] && pass "write with --destroy-data: the data was written" ||
 	fail "write with --destroy-data: the file did not change"
 
-echo "# existing empty file"
+echo "# existing empty file: not free space without --destroy-data"
 EMPTY=$WORK/empty
 : >"$EMPTY"
-run_iomodel run --target "$EMPTY" "${WRITE[@]}" --size 8M
-expect_status "write to an empty file (nothing to destroy)" 0
+for rw in randread randwrite; do
+	run_iomodel run --target "$EMPTY" --rw "$rw" --bs 4k --ios 10 --size 8M
+	expect_status "$rw of an existing empty file" 2
+	expect_one_line "$rw of an existing empty file" "--destroy-data"
+	[ "$(stat -c %s "$EMPTY")" = 0 ] && pass "$rw of an existing empty file: still empty" ||
+		fail "$rw of an existing empty file: it was written"
+done
+run_iomodel run --target "$EMPTY" "${WRITE[@]}" --size 8M --destroy-data
+expect_status "write to an empty file with --destroy-data" 0
 [ -f "$EMPTY" ] && pass "empty file: still there after the run (the user made it)" ||
 	fail "empty file: removed by the run"
 
@@ -116,5 +116,34 @@ done
 run_iomodel run --target "$WORK" "${READ[@]}"
 expect_status "directory as target" 2
 expect_one_line "directory as target" "not a regular file or block device"
+
+echo "# kernel interfaces and device nodes: never written, nothing created"
+# harmless pseudo-files only; a write here would change a kernel setting
+for pseudo in /proc/sys/kernel/domainname /sys/kernel/uevent_seqnum; do
+	[ -r "$pseudo" ] || { echo "skip: no $pseudo here"; continue; }
+	before=$(checksum "$pseudo")
+	for args in "--rw randread" "--rw randwrite --destroy-data"; do
+		# shellcheck disable=SC2086
+		run_iomodel run --target "$pseudo" $args --size 1m --ios 1
+		expect_status "$pseudo, $args" 2
+		expect_one_line "$pseudo, $args" "a kernel interface, not storage"
+	done
+	[ "$(checksum "$pseudo")" = "$before" ] && pass "$pseudo: content unchanged" ||
+		fail "$pseudo: content changed"
+done
+run_iomodel run --target /dev/null "${WRITE[@]}" --destroy-data
+expect_status "character device /dev/null" 2
+expect_one_line "character device /dev/null" "is a character device"
+mkfifo "$WORK/fifo"
+run_iomodel run --target "$WORK/fifo" "${READ[@]}"
+expect_status "fifo (must not block)" 2
+expect_one_line "fifo" "is a fifo"
+for typo in /dev/iomodel-typo /proc/iomodel-typo /sys/iomodel-typo; do
+	[ -e "$typo" ] && { echo "skip: '$typo' exists"; continue; }
+	run_iomodel run --target "$typo" "${WRITE[@]}" --size 1m
+	expect_status "new file $typo" 2
+	expect_one_line "new file $typo" "refusing to create '$typo'"
+	[ ! -e "$typo" ] && pass "new file $typo: not created" || { fail "new file $typo: created"; rm -f "$typo"; }
+done
 
 finish

@@ -2,6 +2,9 @@
 # sigint.sh — SIGINT (and SIGTERM) end a run cleanly: partial results printed, exit 130,
 # the scratch file removed; also when it arrives while the file is laid out.
 set -u
+# job control: background jobs keep SIGINT and SIGQUIT (a plain script's are
+# ignored, and iomodel leaves a signal it started with ignored as it is)
+set -m
 . "$(dirname "$0")/lib.sh"
 work=$(scratch_dir)
 trap 'rm -rf "$work"' EXIT

@@ -57,6 +57,25 @@ gain() { python3 -c "print($(iops "$1" 32) / $(iops "$1" 1))"; }
 g=$(gain wd6400aaks)
 ok "wd6400aaks 4 KiB random read QD32/QD1 = $(printf %.2f "$g") (real 7200 rpm: 82/58.6 = 1.40)" \
 	python3 -c "import sys; sys.exit(not 1.25 <= $g <= 2.5)"
+# ... and gradually, as a measured 7200 rpm disk does (the HGST fio data, fio-plot):
+# the gain at every depth within 15 % of the measured gain at that depth
+hgst=${SHARED_DATA:-$TESTS_DIR/../../shared/data}/fio-plot/hgst-7k2-hdd
+if [ -f "$hgst/randread-1-1.json" ]; then
+	"$IOMODEL" qd --target sim:wd6400aaks --qd 1:32 --json >"$work/wdqd.json"
+	ok "wd6400aaks gains with depth like the measured HGST 7K2, within 15 % at every depth" \
+		python3 - "$work/wdqd.json" "$hgst" <<'PY'
+import json, sys
+sim = {r["job"]["qd"]: r["results"][0]["iops"] for r in json.load(open(sys.argv[1]))["runs"]}
+real = {q: json.load(open(f"{sys.argv[2]}/randread-{q}-1.json"))["jobs"][0]["read"]["iops"]
+        for q in (1, 2, 4, 8, 16, 32)}
+for q in sorted(real):
+    s, r = sim[q] / sim[1], real[q] / real[1]
+    print(f"  QD{q}: simulated gain {s:.2f}, measured {r:.2f}")
+    assert abs(s / r - 1) <= 0.15, q
+PY
+else
+	echo "SKIP (part): no fio-plot data at $hgst"
+fi
 for preset in ocz-core ridata-s25; do
 	g=$(gain "$preset")
 	ok "$preset QD32/QD1 = $(printf %.2f "$g"): little gain" python3 -c "import sys; sys.exit(not $g < 1.2)"

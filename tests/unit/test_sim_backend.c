@@ -61,7 +61,7 @@ static void fixed_destroy(struct sim_device *d)
 }
 
 static const struct sim_device_ops fixed_ops = {
-	fixed_submit, fixed_next, fixed_complete, fixed_counters, fixed_destroy,
+	fixed_submit, fixed_next, fixed_complete, fixed_counters, fixed_destroy, NULL,
 };
 
 struct outcome {
@@ -117,7 +117,11 @@ static void an_hour_in_a_blink(struct check_state *st)
 	      (unsigned long long)o->r.elapsed_ns);
 	CHECK(st, o->r.op[IO_READ].timeline.len == 3600, "3600 timeline seconds: %zu",
 	      o->r.op[IO_READ].timeline.len);
-	CHECK(st, wall < 1.0, "a simulated hour took %.3f s of wall time", wall);
+	/*
+	 * Virtual time costs no real time: under 1 % of the hour simulated even on a
+	 * loaded machine under ASan (its speed is bench/sim-speed.sh's business).
+	 */
+	CHECK(st, wall < 36.0, "a simulated hour took %.3f s of wall time", wall);
 	CHECK(st, o->counters.seeks == 3600 * 400, "device counters reach the caller");
 	printf("simulated hour: %.3f s wall\n", wall);
 	run_result_release(&o->r);

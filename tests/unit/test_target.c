@@ -11,6 +11,8 @@
  */
 #include "target/target.h"
 
+#include "target/scratch.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,10 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/swap.h>
+#include <sys/un.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -180,6 +185,17 @@ static bool msg_style(const struct errmsg *e, const char *path)
 	       s[n - 1] != '.' && !strchr(s, '\n') && strstr(s, quoted);
 }
 
+/* The scratch mark of the file at `path` (SCRATCH_UNMARKED if it cannot be opened). */
+static enum scratch_state scratch_state_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	enum scratch_state s = fd >= 0 ? scratch_state(fd) : SCRATCH_UNMARKED;
+
+	if (fd >= 0)
+		close(fd);
+	return s;
+}
+
 /* target_open() must fail with `code` and a message containing `needle`. */
 static void expect_refusal(struct tally *t, const char *what,
 			   const struct target_request *req, int code, const char *needle)
@@ -270,7 +286,8 @@ static void test_keep(struct tally *t, const char *dir)
 	ret = target_open(&tg, &req, &err);
 	if (!check(t, ret == 0, "keep: new file for reading created (%s)", err.text))
 		return;
-	check_new_fd(t, "keep", &tg, O_RDONLY, false);
+	/* one descriptor for layout and run: read-write even for a read-only job */
+	check_new_fd(t, "keep", &tg, O_RDWR, false);
 	check(t, pread(tg.fd, buf, sizeof(buf), 0) == sizeof(buf) &&
 	      (buf[0] | buf[1] | buf[2] | buf[3]), "keep: the new file reads back data");
 	target_close(&tg);
@@ -353,13 +370,15 @@ static void test_existing_opened(struct tally *t, const char *path)
 	      "existing file: opening changes no byte, and target_close does not remove it");
 }
 
-/* An existing empty file is laid out like a new one, but never removed. */
+/*
+ * An existing empty file is no free space: refused without destroy_data (and
+ * left empty); with it, laid out like a new one, but never removed.
+ */
 static void test_empty_file(struct tally *t, const char *dir)
 {
 	volatile sig_atomic_t stop = 0;
 	char path[256];
-	struct target_request req = { .path = path, .size = NEW_SIZE, .writes = true,
-				      .stop = &stop };
+	struct target_request req = { .path = path, .size = NEW_SIZE, .stop = &stop };
 	struct errmsg err = { { 0 } };
 	struct target tg;
 	int ret;
@@ -367,13 +386,22 @@ static void test_empty_file(struct tally *t, const char *dir)
 	snprintf(path, sizeof(path), "%s/empty", dir);
 	if (!check(t, write_pattern(path, "x", 0), "empty file: made"))
 		return;
+	expect_refusal(t, "empty file, reads without destroy_data", &req, -EPERM,
+		       "add --destroy-data");
+	req.writes = true;
+	expect_refusal(t, "empty file, writes without destroy_data", &req, -EPERM,
+		       "add --destroy-data");
+	check(t, file_size(path) == 0, "empty file, refused: still there and empty");
+	req.destroy_data = true;
 	ret = target_open(&tg, &req, &err);
-	if (check(t, ret == 0, "empty file: laid out (%s)", err.text)) {
+	if (check(t, ret == 0, "empty file, destroy_data: laid out (%s)", err.text)) {
 		check(t, !tg.created && tg.size == NEW_SIZE && looks_random(path, NEW_SIZE),
 		      "empty file: not marked created, filled with %u random bytes", NEW_SIZE);
 		target_close(&tg);
 	}
 	check(t, file_size(path) == NEW_SIZE, "empty file: kept by target_close");
+	check(t, scratch_state_of(path) == SCRATCH_UNMARKED,
+	      "empty file: the user's file carries no scratch mark");
 	check(t, truncate(path, 0) == 0, "empty file: emptied again");
 	stop = 1;
 	expect_refusal(t, "empty file, stop flag set", &req, -EINTR, "interrupted");
@@ -384,17 +412,125 @@ static void test_empty_file(struct tally *t, const char *dir)
 static void test_not_a_file(struct tally *t, const char *dir)
 {
 	struct target_request req = { .path = dir };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char fifo[256];
+	int sock;
 
-	expect_refusal(t, "directory", &req, -EINVAL, "not a regular file or block device");
+	expect_refusal(t, "directory", &req, -EINVAL, "is a directory, not a regular file");
 	req.path = "/dev/null";
-	expect_refusal(t, "/dev/null", &req, -EINVAL, "not a regular file or block device");
+	req.writes = req.destroy_data = true;
+	expect_refusal(t, "/dev/null", &req, -EINVAL, "is a character device, not a regular file");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
-	if (mkfifo(fifo, 0600) == 0) {
+	if (mkfifo(fifo, 0600) == 0) {	/* never opened for IO: this would block */
 		req.path = fifo;
-		expect_refusal(t, "fifo", &req, -EINVAL, "not a regular file or block device");
+		expect_refusal(t, "fifo", &req, -EINVAL, "is a fifo, not a regular file");
 		unlink(fifo);
 	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock >= 0 && bind(sock, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		req.path = sa.sun_path;
+		expect_refusal(t, "socket", &req, -EINVAL, "is a socket, not a regular file");
+		unlink(sa.sun_path);
+	}
+	if (sock >= 0)
+		close(sock);
+}
+
+/*
+ * Files of kernel interfaces hold no data: refused for reads and writes,
+ * even with destroy_data, before any byte changes; nothing is created in
+ * /proc, /sys or /dev. Only harmless files are named, and none is written.
+ */
+static void test_kernel_interfaces(struct tally *t)
+{
+	static const char *const existing[] = {
+		"/proc/sys/kernel/domainname", "/proc/self/comm", "/sys/kernel/uevent_seqnum",
+	};
+	static const char *const created[][2] = {
+		{ "/proc/iomodel-test-new", "a kernel interface" },
+		{ "/sys/iomodel-test-new", "a kernel interface" },
+		{ "/dev/iomodel-test-typo", "holds device nodes" },
+	};
+	struct target_request req = { .size = 1 << 20, .writes = true, .destroy_data = true };
+
+	printf("# kernel interfaces\n");
+	for (size_t i = 0; i < sizeof(existing) / sizeof(existing[0]); i++) {
+		uint64_t before = file_hash(existing[i]);
+
+		if (!before) {
+			skip(existing[i]);
+			continue;
+		}
+		req.path = existing[i];
+		req.writes = i % 2 == 0;
+		expect_refusal(t, existing[i], &req, -EINVAL, "a kernel interface, not storage");
+		check(t, file_hash(existing[i]) == before, "%s: content unchanged", existing[i]);
+	}
+	for (size_t i = 0; i < sizeof(created) / sizeof(created[0]); i++) {
+		if (exists(created[i][0])) {
+			skip(created[i][0]);
+			continue;
+		}
+		req.path = created[i][0];
+		expect_refusal(t, created[i][0], &req, -EINVAL, created[i][1]);
+		check(t, !exists(created[i][0]), "%s: not created", created[i][0]);
+	}
+}
+
+/* Mark `path` by hand as a scratch file in `state` ("laying-out"...). */
+static bool set_mark(const char *path, const char *state)
+{
+	return setxattr(path, SCRATCH_XATTR, state, strlen(state), 0) == 0;
+}
+
+/*
+ * Scratch files left behind: a half-written one is laid out again (never
+ * measured as it is) and removed; a complete one is reused, written without
+ * destroy_data and left in place; a new one carries the mark "complete".
+ */
+static void test_leftovers(struct tally *t, const char *dir)
+{
+	char path[256];
+	struct target_request req = { .path = path, .size = NEW_SIZE, .keep = true };
+	struct errmsg err = { { 0 } };
+	struct target tg;
+
+	snprintf(path, sizeof(path), "%s/leftover", dir);
+	if (!write_pattern(path, "z", 16) || !set_mark(path, "laying-out")) {
+		skip("leftover scratch files: no user xattrs here (documented fallback: unmarked)");
+		unlink(path);
+		return;
+	}
+	req.keep = false;
+	if (check(t, target_open(&tg, &req, &err) == 0, "half-written leftover: opened (%s)",
+		  err.text)) {
+		check(t, tg.created && tg.size == NEW_SIZE && looks_random(path, NEW_SIZE) &&
+		      scratch_state_of(path) == SCRATCH_COMPLETE,
+		      "half-written leftover: laid out again, marked complete, owned");
+		target_close(&tg);
+	}
+	check(t, !exists(path), "half-written leftover: removed after the run");
+	req.keep = true;
+	if (target_open(&tg, &req, &err) == 0)
+		target_close(&tg);
+	check(t, scratch_state_of(path) == SCRATCH_COMPLETE, "kept scratch file: marked complete");
+	req.keep = false;
+	req.writes = true;
+	if (check(t, target_open(&tg, &req, &err) == 0,
+		  "complete leftover: writable without destroy_data (%s)", err.text)) {
+		check(t, !tg.created && tg.size == NEW_SIZE, "complete leftover: reused as it is");
+		target_close(&tg);
+	}
+	check(t, file_size(path) == NEW_SIZE, "complete leftover: left in place");
+	req.size = 2 * NEW_SIZE;
+	if (target_open(&tg, &req, &err) == 0)
+		target_close(&tg);
+	check(t, file_size(path) == 2 * NEW_SIZE && looks_random(path, 2 * NEW_SIZE),
+	      "complete leftover smaller than --size: laid out again to the size asked");
+	removexattr(path, SCRATCH_XATTR);
+	expect_refusal(t, "unmarked file, writes", &req, -EPERM, "add --destroy-data");
+	unlink(path);
 }
 
 /* O_DIRECT may be unsupported (tmpfs before Linux 6.6): either works or fails cleanly. */
@@ -438,6 +574,7 @@ static void test_files(struct tally *t, const char *dir)
 	}
 	test_empty_file(t, dir);
 	test_not_a_file(t, dir);
+	test_leftovers(t, dir);
 }
 
 /* Attach `backing` to a free loop device that detaches itself when lo->fd closes. */
@@ -692,9 +829,11 @@ static void remove_tree(const char *dir)
 int main(void)
 {
 	char var[] = "/var/tmp/test_target.XXXXXX", tmp[] = "/tmp/test_target.XXXXXX";
+	char shm[] = "/dev/shm/test_target.XXXXXX";
 	struct tally t = { 0, 0 };
 
 	test_null(&t);
+	test_kernel_interfaces(&t);
 	if (mkdtemp(var)) {
 		test_files(&t, var);
 		test_direct_maybe(&t, var);
@@ -707,9 +846,19 @@ int main(void)
 		printf("# files in %s\n", tmp);
 		test_new_file(&t, tmp, false);
 		test_direct_maybe(&t, tmp);
+		test_leftovers(&t, tmp);
 		remove_tree(tmp);
 	} else {
 		skip("/tmp: cannot make a temporary directory");
+	}
+	/* a tmpfs under /dev that is no device directory; user xattrs since Linux 6.6 */
+	if (mkdtemp(shm)) {
+		printf("# files in %s\n", shm);
+		test_new_file(&t, shm, false);
+		test_leftovers(&t, shm);
+		remove_tree(shm);
+	} else {
+		skip("/dev/shm: cannot make a temporary directory");
 	}
 	printf("# %d passed, %d failed\n", t.pass, t.fail);
 	return t.fail ? 1 : t.pass ? 0 : 77;
