@@ -172,7 +172,9 @@ static int load_results(struct report_drive *d, const char *path, const char *te
 	struct errmsg fit_err;
 	int ret = import_points_text_warn(&d->points, path, text, len, warn, err);
 
-	if (ret || !d->points.len)	/* every job skipped: the warnings say why */
+	if (!ret && !d->points.len)	/* every job skipped: the warnings say why */
+		d->skipped = true;
+	if (ret || d->skipped)
 		return ret;
 	if (schema && !strcmp(schema, "iomodel.run/1") && load_runs(d, root))
 		return errmsg_set(err, -ENOMEM, "%s: out of memory", path);

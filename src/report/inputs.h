@@ -66,6 +66,7 @@ struct report_drive {
 	size_t n_runs;
 	struct profile_record profile;	/* n == 0 unless from iomodel profile */
 	struct state_record state;	/* set only from iomodel state */
+	bool skipped;			/* every job of a fio file skipped: nothing to show */
 };
 
 /*
@@ -80,7 +81,7 @@ void report_suite_release(struct report_drive *d);
  * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with
  * one line in `err` that starts with the path. Jobs of a fio file that
  * cannot be told are skipped with a line in `warn` (may be NULL); when all
- * are, `d` is left with no point and no model.
+ * are, `d` is left with no point and no model and `skipped` set.
  */
 struct import_warnings;
 int report_drive_load(struct report_drive *d, const char *path, struct import_warnings *warn,

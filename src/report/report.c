@@ -75,8 +75,8 @@ int report_add_file_warn(struct report *r, const char *path, struct import_warni
 		ret = report_drive_load(&r->drives[r->n], path, warn, err);
 	if (ret)
 		return ret;
-	if (!r->drives[r->n].has_model && !r->drives[r->n].points.len) {
-		report_drive_release(&r->drives[r->n]);		/* all skipped */
+	if (r->drives[r->n].skipped) {
+		report_drive_release(&r->drives[r->n]);
 		return 0;
 	}
 	unique_label(r, &r->drives[r->n]);
