@@ -7,6 +7,8 @@
 #   - 4 KiB random reads and writes on an 8-member RAID 6 of page-FTL SSDs
 #     (array IOs per CPU second; goal 2 M), and the CPU time of characterize
 #     of a simulated 4-disk RAID 5 (goal 2 s),
+#   - 4 KiB page-FTL writes with more spare area (0.2), and on a fresh 512 GiB drive;
+#     4 KiB random reads at QD1 and random writes (write cache on) on the simulated disk,
 # against the goal of 10 million per core (MQSim manages about 33 thousand
 # after a 9 s start, DiskSim about 15 thousand: published figures, not run
 # here), and the peak memory of a 512 GiB page-FTL SSD with 4 KiB pages in the
@@ -43,6 +45,9 @@ printf "%-44s %8s %10s %9s\n" "" "wall" "run CPU" "MiB"
 measure "page-FTL SSD 4 GiB used, randwrite QD1" "sim:ssd,capacity=4g,state=used" randwrite 1 "$ios"
 measure "page-FTL SSD 4 GiB used, randwrite QD32" "sim:ssd,capacity=4g,state=used" randwrite 32 "$ios"
 measure "intel-x25m-g2 (160 GB) used, randwrite QD1" "sim:intel-x25m-g2,state=used" randwrite 1 "$ios"
+measure "page-FTL SSD 4 GiB used spare 0.2, randwrite QD1" "sim:ssd,capacity=4g,state=used,spare=0.2" \
+	randwrite 1 "$ios"
+measure "page-FTL SSD 512 GiB fresh, randwrite QD1" "sim:ssd,capacity=512g,state=fresh" randwrite 1 "$ios"
 measure "wd6400aaks HDD, randread QD32" "sim:wd6400aaks" randread 32 "$ios"
 measure "wd6400aaks HDD, randread QD1" "sim:wd6400aaks" randread 1 "$ios"
 measure "RAID 6 of 8 page-FTL SSDs (4 GiB), randread QD32" \
@@ -58,6 +63,7 @@ subprocess.run([sys.argv[1], "characterize", "--target", "sim:raid5,disks=4,memb
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"  {ru.ru_utime + ru.ru_stime:.2f} s CPU")
 PY
+measure "wd6400aaks HDD, 4 KiB randwrite QD1 (cache on)" "sim:wd6400aaks" randwrite 1 $((ios / 10))
 echo
 echo "memory: 512 GiB page-FTL SSD, 4 KiB pages, used state, 100000 random writes"
 measure "ssd capacity=512g state=used" "sim:ssd,capacity=512g,page_kib=4,state=used" randwrite 1 100000

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		model_output_sheet(fuzz_null_stream(), "fuzz", &m);
 		drive_model_release(&m);
 	}
-	if (!report_drive_load(&d, path, &err))
+	if (!report_drive_load(&d, path, NULL, &err))
 		report_drive_release(&d);
 	return 0;
 }

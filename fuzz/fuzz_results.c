@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !drive_model_fit(&ps, &m, &err))
 		drive_model_release(&m);
 	point_set_release(&ps);
-	if (!report_drive_load(&d, fuzz_file(data, size), &err))
+	if (!report_drive_load(&d, fuzz_file(data, size), NULL, &err))
 		report_drive_release(&d);
 	return 0;
 }

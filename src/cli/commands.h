@@ -45,6 +45,12 @@ struct point_set;
  * Returns an exit status (sweep_cmd.c).
  */
 int characterize_points(const char *target, struct point_set *out);
+/*
+ * Print each line of `w` (what an import skipped) on stderr as
+ * "iomodel: warning: LINE" and empty it; the count of skips stays (fit_cmd.c).
+ */
+struct import_warnings;
+void print_import_warnings(struct import_warnings *w);
 
 int cmd_run(int argc, char **argv);
 int cmd_raid(int argc, char **argv);

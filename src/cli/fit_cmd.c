@@ -70,6 +70,19 @@ struct fit_options {
 	const char *output;
 };
 
+void print_import_warnings(struct import_warnings *w)
+{
+	const char *line = dynbuf_ptr(&w->lines);
+
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		fprintf(stderr, "iomodel: warning: %.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	dynbuf_release(&w->lines);
+}
+
 static int apply_fit_option(void *ctx, int id, const char *arg)
 {
 	struct fit_options *o = ctx;
@@ -114,6 +127,7 @@ int cmd_fit(int argc, char **argv)
 	struct fit_options o = { false, NULL };
 	struct point_set ps;
 	struct drive_model m;
+	struct import_warnings warn;
 	struct errmsg err;
 	struct dynbuf source;
 	int first = argc, status = parse_fit_args(argc, argv, &o, &first);
@@ -122,8 +136,12 @@ int cmd_fit(int argc, char **argv)
 		return status < 0 ? EXIT_OK : status;
 	point_set_init(&ps);
 	dynbuf_init(&source, (size_t)1 << 24);
+	import_warnings_init(&warn);
 	for (int i = first; i < argc && !status; i++) {
-		if (import_points_file(&ps, argv[i], &err)) {
+		int ret = import_points_file_warn(&ps, argv[i], &warn, &err);
+
+		print_import_warnings(&warn);
+		if (ret) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
@@ -141,6 +159,7 @@ int cmd_fit(int argc, char **argv)
 	}
 	dynbuf_release(&source);
 	point_set_release(&ps);
+	import_warnings_release(&warn);
 	return status;
 }
 

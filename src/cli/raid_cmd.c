@@ -436,8 +436,9 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 			if (raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs, depths[i],
 					     o->shared, &r, &err))
 				break;
-			pts[n++] = (struct perf_point){ (enum io_op)op, true, o->bs, depths[i], r.iops,
-							r.mean_lat_s, o->bs };
+			pts[n++] = (struct perf_point){ .op = (enum io_op)op, .random = true,
+							.size = o->bs, .qd = depths[i], .iops = r.iops,
+							.mean_lat_s = r.mean_lat_s, .align = o->bs };
 		}
 		om->qd_size = o->bs;
 		om->has_qd = n == 7 && !qd_fit(pts, n, &om->qd, &err);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
+#include "io/import.h"
 #include "report/report.h"
 #include "util/dynbuf.h"
 
@@ -135,6 +136,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_options o = { NULL };
 	struct report *r = NULL;
+	struct import_warnings warn;
 	struct errmsg err;
 	int first = argc, status = parse_report_args(argc, argv, &o, &first);
 
@@ -147,15 +149,21 @@ int cmd_report(int argc, char **argv)
 		free(o.drives);
 		return EXIT_FAILED;
 	}
+	import_warnings_init(&warn);
 	status = add_named_drives(r, &o);
 	for (int i = first; i < argc && !status; i++) {
+		int ret;
+
 		if (in_drive_option(&o, argv[i]))
 			continue;
-		if (report_add_file(r, argv[i], &err)) {
+		ret = report_add_file_warn(r, argv[i], &warn, &err);
+		print_import_warnings(&warn);
+		if (ret) {
 			fprintf(stderr, "iomodel: %s\n", err.text);
 			status = EXIT_BAD_INPUT;
 		}
 	}
+	import_warnings_release(&warn);
 	if (!status && report_write_html(r, o.output, o.png_dir, &err)) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		status = EXIT_FAILED;

@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/live_status.h"
 #include "cli/ranks.h"
+#include "cli/fio_job_file.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
@@ -421,6 +422,8 @@ static int run_command(const struct ranks *rk, int argc, char **argv)
 		ret = (fprintf(stderr, "iomodel: out of memory\n"), EXIT_FAILED);
 	else
 		ret = prepare(&o, rk, &m, specs, &opened, &err);
+	if (!ret && o.fio_job && rk->rank == 0)
+		ret = write_fio_job_file(o.fio_job, &m, &specs[0], o.jobs.jobs, argc, argv);
 	if (!ret)
 		ret = o.steady_state ? run_until_steady(&o, &m, stop)
 				     : run_jobs(&o, rk, &m, stop, specs, cpus);

@@ -101,6 +101,8 @@ void cmd_run_usage(FILE *f)
 	      "  --buffered           go through the page cache (default: O_DIRECT)\n"
 	      "output:\n"
 	      "  --json | --csv       machine-readable results (default: a table)\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       job, to reproduce the figures with fio\n"
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Sizes take binary multiples: 512, 4k, 4KiB, 700MiB, 1.5G.\n"
@@ -205,7 +207,7 @@ enum option_id {
 	OPT_JOBS, OPT_SPLIT, OPT_PER_JOB, OPT_CPUS,
 	OPT_VERIFY, OPT_VERIFY_GENERATION,
 	OPT_SIM_MEMORY,
-	OPT_STEADY, OPT_MAX_ROUNDS,
+	OPT_STEADY, OPT_MAX_ROUNDS, OPT_FIO_JOB,
 };
 
 static const struct option run_long_options[] = {
@@ -238,6 +240,7 @@ static const struct option run_long_options[] = {
 	{ "verify-generation", required_argument, NULL, OPT_VERIFY_GENERATION },
 	{ "steady-state", no_argument, NULL, OPT_STEADY },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -361,6 +364,7 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 		ret = count_opt("--max-rounds", arg, 5, 100, &v);
 		o->max_rounds = (unsigned)v;
 		break;
+	case OPT_FIO_JOB: o->fio_job = arg; break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
 	return ret;

@@ -49,6 +49,7 @@ struct run_options {
 	unsigned rwmix;		/* --rwmix, applied once --rw is known */
 	bool steady_state;	/* --steady-state: rounds until the SNIA PTS rule holds */
 	unsigned max_rounds;	/* --max-rounds (25) */
+	const char *fio_job;	/* --fio-job FILE, or NULL */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/fio_job_file.h"
 #include "cli/run_options.h"
 #include "cli/series.h"
 #include "cli/signals.h"
@@ -31,9 +32,12 @@ struct series_options {
 	const char *output;		/* -o FILE (characterize) */
 	const char *report;		/* --report FILE (characterize) */
 	const char *png_dir;		/* --png-dir DIR (characterize) */
+	const char *fio_job;		/* --fio-job FILE */
 	bool quick;
 	unsigned jobs;			/* --jobs (sweep) */
 	bool split;
+	int argc;			/* the command line, quoted in a --fio-job file */
+	char **argv;
 	/* sweep only */
 	const char *rw;
 	struct sweep_plan plan;
@@ -41,7 +45,8 @@ struct series_options {
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
        OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_SIM_MEMORY };
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_SIM_MEMORY,
+       OPT_FIO_JOB };
 
 static const struct option sweep_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -61,6 +66,7 @@ static const struct option sweep_long_options[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -79,6 +85,7 @@ static const struct option characterize_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "png-dir", required_argument, NULL, OPT_PNG_DIR },
+	{ "fio-job", required_argument, NULL, OPT_FIO_JOB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -103,7 +110,9 @@ void cmd_sweep_usage(FILE *f)
 	      "  --jobs N, --split    N jobs at once at every point, as for 'iomodel run';\n"
 	      "                       each point's queue depth is then N x QD outstanding\n"
 	      "  --json | --csv       results as JSON (schema iomodel.sweep/1) or CSV (which\n"
-	      "                       'iomodel fit' reads); default: a table\n", f);
+	      "                       'iomodel fit' reads); default: a table\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       points (one section each, run one after another)\n", f);
 }
 
 void cmd_characterize_usage(FILE *f)
@@ -128,7 +137,9 @@ void cmd_characterize_usage(FILE *f)
 	      "  --json               the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n"
 	      "  --report FILE        also write an HTML report with the charts to FILE\n"
-	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n", f);
+	      "  --png-dir DIR        with --report: each chart also as a PNG in DIR\n"
+	      "  --fio-job FILE       also write the fio job file that measures the same\n"
+	      "                       four sweeps (one section per point)\n", f);
 }
 
 static int apply_series_option(void *ctx, int id, const char *arg)
@@ -153,6 +164,7 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 	case 'o': o->output = arg; break;
 	case OPT_REPORT: o->report = arg; break;
 	case OPT_PNG_DIR: o->png_dir = arg; break;
+	case OPT_FIO_JOB: o->fio_job = arg; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_JOBS:
 		ret = count_opt("--jobs", arg, 1, JOBS_MAX, &lo);
@@ -292,6 +304,8 @@ int cmd_sweep(int argc, char **argv)
 	if (status)
 		return signals_exit_status(status, stop);
 	status = series_check(&m, &o.plan, o.jobs, o.split);
+	if (!status && o.fio_job)
+		status = write_fio_job_plans(o.fio_job, &m, &o.plan, 1, argc, argv);
 	if (status) {
 		measure_close(&m);
 		return status;
@@ -384,6 +398,8 @@ static int characterize_series(struct series_options *o, const volatile sig_atom
 		status = series_check(m, &plans[i], 1, false);
 		total += sweep_count(&plans[i]);
 	}
+	if (!status && o->fio_job)
+		status = write_fio_job_plans(o->fio_job, m, plans, 4, o->argc, o->argv);
 	series_release(s);
 	series_init(s, m, stop, total, false);
 	for (int i = 0; i < 4 && !status; i++)
@@ -439,6 +455,8 @@ int cmd_characterize(int argc, char **argv)
 	/* --size defaults only for a scratch file this command creates */
 	if (!o.target.size && strncmp(o.target.path, "sim:", 4) && access(o.target.path, F_OK))
 		o.target.size = o.quick ? 256ULL << 20 : 1ULL << 30;
+	o.argc = argc;
+	o.argv = argv;
 	status = characterize_series(&o, stop, &m, &s, &opened);
 	if (!status)
 		status = characterize_measured(&o, &s);

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/dynbuf.h"
+
+#define MAX_TIMELINE_SECONDS (1u << 28)	/* 8.5 years of (virtual) seconds */
+
 void timeline_init(struct timeline *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -18,18 +22,9 @@ void timeline_release(struct timeline *t)
 
 int timeline_grow(struct timeline *t, size_t second)
 {
-	if (second >= t->alloc) {
-		size_t alloc = t->alloc ? t->alloc : 64;
-		struct timeline_second *p;
-
-		while (alloc <= second)
-			alloc *= 2;
-		p = realloc(t->seconds, alloc * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		t->seconds = p;
-		t->alloc = alloc;
-	}
+	if (array_grow((void **)&t->seconds, &t->alloc, second + 1, sizeof(*t->seconds),
+		       MAX_TIMELINE_SECONDS))
+		return -ENOMEM;
 	memset(t->seconds + t->len, 0, (second + 1 - t->len) * sizeof(*t->seconds));
 	t->len = second + 1;
 	return 0;

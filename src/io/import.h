@@ -13,30 +13,56 @@
  *    job.random, align job.align, iops results[].iops, mean latency
  *    results[].lat_us.mean. Elements with ios 0 are skipped.
  *
- *  - fio JSON (`fio --output-format=json`, fio 3.x, and fio 2.x whose
- *    latencies are in µs). Each entry of jobs[] has its options in
- *    "job options", falling back to the top-level "global options", falling
- *    back to fio's defaults:
+ *  - fio JSON (`fio --output-format=json` or json+, fio 2.x and 3.x).
+ *    Each entry of jobs[] has its options in "job options", falling back
+ *    to the top-level "global options", falling back to fio's defaults
+ *    (import_fio_job.c):
  *      rw       read; "rand..." modes are random; a ":N" suffix is ignored
- *      bs       4096 (fio's default; fio's JSON carries no block size of its
- *               own); "r,w[,t]" gives reads and writes their own sizes, an
- *               empty entry means the default; alias blocksize
+ *      bs       4096 (fio's default); "r,w[,t]" gives reads and writes their
+ *               own sizes, an empty entry means the default; alias
+ *               blocksize. Sizes are read as fio does (parse_fio_size(),
+ *               kb_base), each up to a separator: bs=4k-16k is 4k to fio
+ *      bsrange  (alias blocksize_range) "lo-hi": taken when lo = hi
+ *      bssplit  "size/pct:...": taken when one size has a share; bssplit
+ *               wins over bsrange, which wins over bs
  *      ba       the block size of the direction; alias blockalign
  *      iodepth  1; counted as 1 for the synchronous engines (sync, psync,
  *               vsync, pvsync, pvsync2, mmap, splice, and a missing ioengine,
  *               fio's default being psync), as fio itself caps them
  *      numjobs  1
- *    qd is depth x jobs. An entry stands for all `numjobs` jobs when
- *    group_reporting is set to anything but "0", or when fewer entries
- *    than numjobs share its jobname, groupid and options (fio 3.x omits
- *    a bare `group_reporting` flag from its JSON). Otherwise entries that
- *    share them are one point: IOPS added, mean latencies weighted by
- *    IOPS, jobs = number of entries. One point per direction (read,
- *    write) with iops > 0; the mean latency is lat_ns.mean (lat.mean, µs,
- *    before fio 3). Trims are ignored, and so are "fio version" and a
- *    job's "error". A group_reporting entry that mixes job sections
+ *    The size of a direction that did IO must agree within 1 % with the
+ *    entry's io_bytes / total_ios (io_bytes is in KiB before fio 2.21,
+ *    which has no io_kbytes).
+ *    fio 2.x records no options at all: then the random flag comes from
+ *    the job name ("rand" random, "seq"/"read"/"write" sequential, else
+ *    random), the size from io_bytes / total_ios (bw / iops for fio 2.1,
+ *    rounded to 512 bytes when within 1 %) or a size token of the name
+ *    ("16k", "4KiB", binary units), the depth from a name token ("qd32",
+ *    "iodepth16", "depth8", "q4") else the iodepth_level bucket with the
+ *    most IOs, numjobs 1.
+ *    qd is depth x jobs; the point keeps iodepth and jobs too. An entry
+ *    stands for all `numjobs` jobs when group_reporting is set to anything
+ *    but "0", or when fewer entries than numjobs share its jobname, groupid
+ *    and options (fio 3.x omits a bare `group_reporting` flag from its
+ *    JSON). Otherwise entries that share them are one point: IOPS added,
+ *    mean latencies weighted by IOPS, jobs = number of entries. One point
+ *    per direction (read, write) with iops > 0; the mean latency is
+ *    lat_ns.mean (lat.mean, µs, before fio 3); the completion latency
+ *    percentiles (util/lat_keys.h levels) are computed from json+'s
+ *    clat_ns.bins when every entry has them (exact as fio computes them),
+ *    else taken from clat_ns.percentile (clat.percentile, µs) of a single
+ *    entry, else unknown (0). Trims are ignored, and so are "fio version"
+ *    and a job's "error". A group_reporting entry that mixes job sections
  *    carries the options of its first job only: such files come out with
  *    the qd of that job.
+ *    fio --client output has client_stats[] for jobs[]: entries of different
+ *    servers (hostname, port) are never clones, the "All clients" sum is
+ *    left out, and "global options" may be an array, one per server in the
+ *    order of their first entries.
+ *    A job whose workload cannot be told (sizes mixed by bsrange or
+ *    bssplit, no size anywhere, an option value fio would refuse,
+ *    unified_rw_reporting's "mixed" alone) is skipped with one warning
+ *    line (struct import_warnings below), not an error.
  *
  *  - CSV: a header line naming the columns in any order, then one point per
  *    line; fields are separated by ',' and trimmed of blanks, without
@@ -75,6 +101,7 @@
 #include <stddef.h>
 
 #include "model/points.h"
+#include "util/dynbuf.h"
 #include "util/errmsg.h"
 
 /*
@@ -83,6 +110,23 @@
  * charts compute in. Larger sizes are refused as out of range.
  */
 #define POINT_SIZE_MAX (1ULL << 53)
+
+/*
+ * What an import skipped without failing: one line per fio job whose
+ * workload cannot be told ("f.json: jobs[2] 'mix': bssplit '4k/50:64k/50':
+ * mixes request sizes; job skipped"), each one printable line ending in
+ * '\n'. The caller owns the struct: import_warnings_init() before use,
+ * import_warnings_release() after.
+ */
+struct import_warnings {
+	struct dynbuf lines;	/* the lines, NUL-terminated; capped at 1 MiB, then dropped */
+	unsigned skipped;	/* jobs skipped, whether their line fitted or not */
+};
+
+void import_warnings_init(struct import_warnings *w);
+void import_warnings_release(struct import_warnings *w);
+/* Internal (import*.c): add one line (the '\n' is appended). 0 or -ENOMEM. */
+int import_warnings_add(struct import_warnings *w, const char *line);
 
 /*
  * Append the points in the file at `path` to `ps` (initialised by the
@@ -106,6 +150,17 @@ int import_points_text(struct point_set *ps, const char *name, const char *text,
 		       size_t len, struct errmsg *err);
 
 /*
+ * The same as import_points_file() and import_points_text(), and what was
+ * skipped added to `warn` (may be NULL: not kept). A file whose jobs were
+ * all skipped is no error: it adds no point, returns 0 and its lines say
+ * why, so that a set of files goes on without it.
+ */
+int import_points_file_warn(struct point_set *ps, const char *path,
+			    struct import_warnings *warn, struct errmsg *err);
+int import_points_text_warn(struct point_set *ps, const char *name, const char *text,
+			    size_t len, struct import_warnings *warn, struct errmsg *err);
+
+/*
  * Internal: the readers behind import_points_text(), one per format, for
  * import*.c only. Each appends what it finds and returns 0 or -errno with
  * `err` filled; none rolls `ps` back, none complains about finding nothing.
@@ -114,7 +169,7 @@ struct json_t;
 int import_csv(struct point_set *ps, const char *name, const char *text, size_t len,
 	       struct errmsg *err);
 int import_fio(struct point_set *ps, const char *name, const struct json_t *root,
-	       struct errmsg *err);
+	       struct import_warnings *warn, struct errmsg *err);
 int import_iomodel(struct point_set *ps, const char *name, const struct json_t *root,
 		   struct errmsg *err);
 

@@ -1,15 +1,14 @@
 /*
- * import_fio.c — points from fio's JSON output (--output-format=json, fio
- * 3.x and 2.x). How options, group reporting and the queue depth are read
- * is described in import.h; in short, each jobs[] entry (or each set of
- * entries that are clones of one job) gives one point per direction that
- * did IO, with qd = iodepth x jobs.
- *
- * fio writes every option as a string, exactly as the job file or command
- * line spelled it, and only the options that were set: a missing option has
- * fio's default.
+ * import_fio.c — points from fio's JSON output (--output-format=json or
+ * json+, fio 2.x and 3.x). Each jobs[] entry, or each set of entries that
+ * are the processes of one job (numjobs without group_reporting), gives one
+ * point per direction that did IO, with qd = iodepth x jobs, both kept on
+ * the point, and the completion latency percentiles: exact from json+'s
+ * clat_ns.bins, else as fio printed them. An entry whose workload cannot be
+ * told (import_fio_job.c) is skipped with a warning. The rules are in
+ * import.h.
  */
-#include "import.h"
+#include "import_fio.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,203 +20,34 @@
 
 #include <jansson.h>
 
-#include "util/units.h"
+#include "util/dynbuf.h"
+#include "util/errmsg.h"
 
-#define FIO_DEFAULT_BS 4096	/* fio's default bs; its JSON has no size of its own */
-
-struct fio_ctx {
-	struct point_set *ps;
-	const char *name;
-	struct errmsg *err;
-	const json_t *jobs;	/* the jobs[] array */
-	const json_t *global;	/* "global options", or NULL */
-};
-
-/* A jobs[] entry's options, resolved against the global ones and fio's defaults. */
-struct fio_job {
-	bool random;
-	uint64_t bs[2];		/* indexed by enum io_op */
-	uint64_t ba[2];
-	unsigned depth;		/* IOs in flight per job: iodepth, 1 for sync engines */
-	unsigned numjobs;
-	bool group_reporting;
+/* One bucket of fio's json+ completion latency histogram. */
+struct lat_bin {
+	double ns;		/* the bucket's value */
+	double count;
 };
 
 /* What the entries of one job did in one direction. */
 struct fio_sum {
 	double iops;
 	double lat_iops;	/* sum of mean latency (s) x iops, for an IOPS-weighted mean */
+	double pct_s[LAT_PCTS];	/* percentiles of the one entry that had them */
+	unsigned pct_entries;	/* entries with percentiles */
+	struct lat_bin *bins;	/* json+ clat_ns.bins of every entry, merged */
+	size_t n_bins, alloc_bins;
+	unsigned bin_entries;	/* entries with bins */
 };
 
-/* An option the user set: its text, and its key path in *path for messages. */
-struct fio_opt {
-	const char *value;	/* NULL when not set */
-	char path[96];
-};
+#define MAX_BINS (1u << 20)	/* fio has 1856 buckets per direction; clones add up */
 
-/*
- * Look up the option called `keys[0]` (or one of its aliases, the rest of the
- * NULL-terminated `keys`) in entry i's "job options", then in "global options".
- */
-static int get_opt(const struct fio_ctx *c, size_t i, const char *const *keys,
-		   struct fio_opt *o)
+/* Whether objects a and b have the same n keys, each equal or absent from both. */
+static bool same_keys(const json_t *a, const json_t *b, const char *const *keys, size_t n)
 {
-	const json_t *entry_opts = json_object_get(json_array_get(c->jobs, i), "job options");
-	const json_t *v = NULL;
-
-	o->value = NULL;
-	for (const char *const *k = keys; *k && !v; k++) {
-		v = json_object_get(entry_opts, *k);
-		snprintf(o->path, sizeof(o->path), "jobs[%zu].job options.%s", i, *k);
-	}
-	for (const char *const *k = keys; *k && !v; k++) {
-		v = json_object_get(c->global, *k);
-		snprintf(o->path, sizeof(o->path), "global options.%s", *k);
-	}
-	if (!v)
-		return 0;
-	if (!json_is_string(v))
-		return errmsg_set(c->err, -EINVAL, "%s: %s: expected a string", c->name, o->path);
-	o->value = json_string_value(v);
-	return 0;
-}
-
-static int opt_error(const struct fio_ctx *c, const struct fio_opt *o, const char *what)
-{
-	return errmsg_set(c->err, -EINVAL, "%s: %s '%s': %s", c->name, o->path, o->value, what);
-}
-
-/* rw (alias readwrite): only whether it is random matters. */
-static int get_rw(const struct fio_ctx *c, size_t i, struct fio_job *job)
-{
-	static const char *const keys[] = { "rw", "readwrite", NULL };
-	static const char *const modes[] = {
-		"read", "write", "trim", "rw", "readwrite", "trimwrite",
-		"randread", "randwrite", "randtrim", "randrw", "randtrimwrite",
-	};
-	struct fio_opt o;
-	size_t len;
-	int ret = get_opt(c, i, keys, &o);
-
-	if (ret || !o.value)	/* fio's default is read: sequential */
-		return ret;
-	len = strcspn(o.value, ":");	/* "randread:8" */
-	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		if (strlen(modes[m]) == len && !strncmp(o.value, modes[m], len)) {
-			job->random = !strncmp(o.value, "rand", 4);
-			return 0;
-		}
-	}
-	return opt_error(c, &o, "not a fio rw mode");
-}
-
-/*
- * A size option with one value per direction: "4k" for all, "4k,8k" for
- * reads and writes (a third value, for trims, is ignored), an empty value
- * for the default of that direction, and a missing last one repeating the
- * one before.
- */
-static int get_size_pair(const struct fio_ctx *c, size_t i, const char *const *keys,
-			 const uint64_t defaults[2], uint64_t out[2])
-{
-	struct fio_opt o;
-	const char *parts[2];
-	size_t lens[2], nparts = 1;
-	int ret = get_opt(c, i, keys, &o);
-
-	out[0] = defaults[0];
-	out[1] = defaults[1];
-	if (ret || !o.value)
-		return ret;
-	parts[0] = o.value;
-	lens[0] = strcspn(o.value, ",");
-	if (o.value[lens[0]] == ',') {
-		parts[1] = o.value + lens[0] + 1;
-		lens[1] = strcspn(parts[1], ",");
-		nparts = 2;
-	}
-	for (size_t d = 0; d < 2; d++) {
-		size_t p = d < nparts ? d : nparts - 1;
-		char text[32];
-
-		if (lens[p] == 0)
-			continue;
-		if (lens[p] >= sizeof(text))
-			return opt_error(c, &o, "not a size");
-		memcpy(text, parts[p], lens[p]);
-		text[lens[p]] = '\0';
-		if (parse_size(text, &out[d]) || out[d] == 0)
-			return opt_error(c, &o, "not a size");
-	}
-	return 0;
-}
-
-static int get_count(const struct fio_ctx *c, size_t i, const char *key, unsigned *out)
-{
-	const char *const keys[] = { key, NULL };
-	struct fio_opt o;
-	uint64_t v;
-	int ret = get_opt(c, i, keys, &o);
-
-	*out = 1;
-	if (ret || !o.value)
-		return ret;
-	if (parse_count(o.value, 1, UINT_MAX, &v))
-		return opt_error(c, &o, "expected a positive integer");
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* fio runs the synchronous engines at depth 1 whatever iodepth says. */
-static bool sync_engine(const char *engine)
-{
-	static const char *const sync[] = {
-		"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap", "splice",
-	};
-
-	if (!engine)		/* fio's default on Linux: psync */
-		return true;
-	for (size_t k = 0; k < sizeof(sync) / sizeof(sync[0]); k++) {
-		if (!strcmp(engine, sync[k]))
-			return true;
-	}
-	return false;
-}
-
-static int resolve_job(const struct fio_ctx *c, size_t i, struct fio_job *job)
-{
-	static const char *const bs_keys[] = { "bs", "blocksize", NULL };
-	static const char *const ba_keys[] = { "ba", "blockalign", NULL };
-	static const char *const engine_keys[] = { "ioengine", NULL };
-	static const char *const gr_keys[] = { "group_reporting", NULL };
-	static const uint64_t bs_default[2] = { FIO_DEFAULT_BS, FIO_DEFAULT_BS };
-	struct fio_opt engine, gr;
-	int ret;
-
-	memset(job, 0, sizeof(*job));
-	if ((ret = get_rw(c, i, job)) ||
-	    (ret = get_size_pair(c, i, bs_keys, bs_default, job->bs)) ||
-	    (ret = get_size_pair(c, i, ba_keys, job->bs, job->ba)) ||
-	    (ret = get_count(c, i, "iodepth", &job->depth)) ||
-	    (ret = get_count(c, i, "numjobs", &job->numjobs)) ||
-	    (ret = get_opt(c, i, engine_keys, &engine)) ||
-	    (ret = get_opt(c, i, gr_keys, &gr)))
-		return ret;
-	if (sync_engine(engine.value))
-		job->depth = 1;
-	/* a bare "group_reporting" flag is written as "" (or not at all) */
-	job->group_reporting = gr.value && strcmp(gr.value, "0");
-	return 0;
-}
-
-/* Whether entries a and b are clones of one job: same name, group and options. */
-static bool same_job(const json_t *a, const json_t *b)
-{
-	static const char *const keys[] = { "jobname", "groupid", "job options" };
-
-	if (!json_is_object(b))
+	if (!json_is_object(a) || !json_is_object(b))
 		return false;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	for (size_t k = 0; k < n; k++) {
 		const json_t *va = json_object_get(a, keys[k]);
 		const json_t *vb = json_object_get(b, keys[k]);
 
@@ -225,6 +55,26 @@ static bool same_job(const json_t *a, const json_t *b)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether entries a and b are clones of one job: same name, group, options,
+ * and server (fio --client: each server measured its own drive).
+ */
+static bool same_job(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "jobname", "groupid", "job options", "hostname",
+					    "port" };
+
+	return same_keys(a, b, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+/* Whether entries a and b come from the same fio server (fio --client). */
+static bool same_server(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "hostname", "port" };
+
+	return same_keys(a, b, keys, 2);
 }
 
 /* The mean latency in s of a direction: lat_ns (fio 3) or lat in µs (fio 2); 0 if neither. */
@@ -243,36 +93,155 @@ static double section_latency(const json_t *sec)
 	return json_number_value(lat) * scale;
 }
 
+/* A fio percentile key ("99.900000") is level `level` of lat_keys.h. */
+static bool key_is_level(const char *key, double level)
+{
+	char *end;
+	double v = strtod(key, &end);
+
+	return end != key && !*end && fabs(v - level) < 1e-6;
+}
+
+/*
+ * The completion latency percentiles fio printed for a direction: in ns in
+ * clat_ns.percentile (fio 3), in µs in clat.percentile (fio 2). Returns
+ * whether all of ours were there.
+ */
+static bool section_percentiles(const json_t *sec, double pct_s[LAT_PCTS])
+{
+	const json_t *clat = json_object_get(sec, "clat_ns");
+	double scale = 1e-9;
+	const json_t *list;
+	const char *key;
+	json_t *v;
+	unsigned found = 0;
+
+	if (!clat) {
+		clat = json_object_get(sec, "clat");
+		scale = 1e-6;
+	}
+	list = json_object_get(clat, "percentile");
+	for (int k = 0; k < LAT_PCTS; k++) {
+		pct_s[k] = 0;
+		json_object_foreach((json_t *)list, key, v) {
+			if (key_is_level(key, lat_pct_levels[k]) && json_is_number(v) &&
+			    json_number_value(v) > 0) {
+				pct_s[k] = json_number_value(v) * scale;
+				found++;
+				break;
+			}
+		}
+	}
+	return found == LAT_PCTS;
+}
+
+/* Append a direction's json+ clat_ns.bins {"ns": count, ...} to sum->bins. */
+static int add_bins(struct fio_sum *sum, const json_t *sec, bool *had)
+{
+	const json_t *bins = json_object_get(json_object_get(sec, "clat_ns"), "bins");
+	const char *key;
+	json_t *v;
+
+	*had = json_is_object(bins) && json_object_size(bins) > 0;
+	json_object_foreach((json_t *)bins, key, v) {
+		char *end;
+		double ns = strtod(key, &end);
+		int ret;
+
+		if (end == key || *end || !(ns >= 0) || !json_is_number(v) ||
+		    !(json_number_value(v) >= 0))
+			continue;
+		ret = array_grow((void **)&sum->bins, &sum->alloc_bins, sum->n_bins + 1,
+				 sizeof(*sum->bins), MAX_BINS);
+		if (ret)
+			return ret == -E2BIG ? -ENOMEM : ret;
+		sum->bins[sum->n_bins++] = (struct lat_bin){ ns, json_number_value(v) };
+	}
+	return 0;
+}
+
+static int compare_bins(const void *a, const void *b)
+{
+	const struct lat_bin *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/*
+ * Percentiles from the bins, as fio takes them: the value of the first bucket
+ * at which the count so far reaches level % of all. False if no IO is in them.
+ */
+static bool bins_percentiles(struct fio_sum *sum, double pct_s[LAT_PCTS])
+{
+	double total = 0, seen = 0;
+	size_t b = 0;
+
+	for (size_t k = 0; k < sum->n_bins; k++)
+		total += sum->bins[k].count;
+	if (total <= 0)
+		return false;
+	qsort(sum->bins, sum->n_bins, sizeof(*sum->bins), compare_bins);
+	for (int k = 0; k < LAT_PCTS; k++) {
+		while (b < sum->n_bins && seen + sum->bins[b].count < lat_pct_levels[k] / 100 * total)
+			seen += sum->bins[b++].count;
+		pct_s[k] = sum->bins[b < sum->n_bins ? b : sum->n_bins - 1].ns * 1e-9;
+	}
+	return true;
+}
+
 /* Add entry i's read and write sections to sums[IO_READ] and sums[IO_WRITE]. */
-static int add_sections(const struct fio_ctx *c, size_t i, struct fio_sum sums[2])
+static int add_sections(const struct fio_file *f, size_t i, struct fio_sum sums[2])
 {
 	static const char *const dirs[2] = { [IO_READ] = "read", [IO_WRITE] = "write" };
-	const json_t *entry = json_array_get(c->jobs, i);
+	const json_t *entry = json_array_get(f->jobs, i);
 
 	for (int d = 0; d < 2; d++) {
 		const json_t *sec = json_object_get(entry, dirs[d]);
 		const json_t *iops = json_object_get(sec, "iops");
+		double pct[LAT_PCTS];
+		bool had_bins;
+		int ret;
 
 		if (!sec)
 			continue;
 		if (!json_is_number(iops) || !isfinite(json_number_value(iops)) ||
 		    json_number_value(iops) < 0)
-			return errmsg_set(c->err, -EINVAL, "%s: jobs[%zu].%s.iops: %s", c->name, i,
+			return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu].%s.iops: %s", f->name, i,
 					  dirs[d], iops ? "expected a non-negative number" : "missing");
 		sums[d].iops += json_number_value(iops);
 		sums[d].lat_iops += json_number_value(iops) * section_latency(sec);
+		if (json_number_value(iops) <= 0)
+			continue;
+		if (section_percentiles(sec, pct) && !sums[d].pct_entries++)
+			memcpy(sums[d].pct_s, pct, sizeof(pct));
+		if ((ret = add_bins(&sums[d], sec, &had_bins)))
+			return ret;
+		sums[d].bin_entries += had_bins;
 	}
 	return 0;
 }
 
-static int add_points(const struct fio_ctx *c, size_t i, const struct fio_job *job,
-		      unsigned njobs, const struct fio_sum sums[2])
+/*
+ * The percentiles of a direction: exact from the bins when every entry had
+ * them, else those fio printed when there was one entry, else unknown (0).
+ */
+static void sum_percentiles(struct fio_sum *sum, unsigned entries, double pct_s[LAT_PCTS])
+{
+	memset(pct_s, 0, LAT_PCTS * sizeof(*pct_s));
+	if (sum->bin_entries == entries && bins_percentiles(sum, pct_s))
+		return;
+	if (sum->pct_entries == 1 && entries == 1)
+		memcpy(pct_s, sum->pct_s, LAT_PCTS * sizeof(*pct_s));
+}
+
+static int add_points(const struct fio_file *f, size_t i, const struct fio_job *job,
+		      unsigned njobs, unsigned entries, struct fio_sum sums[2])
 {
 	uint64_t qd = (uint64_t)job->depth * njobs;
 
 	if (qd > UINT_MAX)
-		return errmsg_set(c->err, -EINVAL, "%s: jobs[%zu]: queue depth %llu too large",
-				  c->name, i, (unsigned long long)qd);
+		return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu]: queue depth %llu too large",
+				  f->name, i, (unsigned long long)qd);
 	for (int d = 0; d < 2; d++) {
 		struct perf_point p = {
 			.op = (enum io_op)d,
@@ -282,67 +251,159 @@ static int add_points(const struct fio_ctx *c, size_t i, const struct fio_job *j
 			.iops = sums[d].iops,
 			.mean_lat_s = sums[d].iops > 0 ? sums[d].lat_iops / sums[d].iops : 0,
 			.align = job->ba[d],
+			.iodepth = job->depth,
+			.jobs = njobs,
 		};
-		int ret = p.iops > 0 ? point_set_add(c->ps, &p) : 0;
+		int ret;
 
-		if (ret)
+		if (p.iops <= 0)
+			continue;
+		if (!isfinite(p.iops) || !isfinite(p.mean_lat_s))
+			return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu].%s: iops or latency too large",
+					  f->name, i, io_op_name(p.op));
+		sum_percentiles(&sums[d], entries, p.clat_pct_s);
+		if ((ret = point_set_add(f->ps, &p)))
 			return ret;
 	}
 	return 0;
+}
+
+/* One line in the warnings: "f.json: jobs[2] 'mix': <why>; job skipped". */
+static int warn_skip(const struct fio_file *f, size_t i, const char *why)
+{
+	const char *job = json_string_value(json_object_get(json_array_get(f->jobs, i), "jobname"));
+	struct errmsg line;
+	char prefix[32];
+	size_t n = (size_t)snprintf(prefix, sizeof(prefix), "jobs[%zu].", i);
+
+	if (!f->warn)
+		return 0;
+	f->warn->skipped++;
+	if (!strncmp(why, prefix, n))	/* "jobs[2].job options.bs": the job is named already */
+		why += n;
+	if (job && *job)
+		errmsg_set(&line, 0, "%s: jobs[%zu] '%s': %s; job skipped", f->name, i, job, why);
+	else
+		errmsg_set(&line, 0, "%s: jobs[%zu]: %s; job skipped", f->name, i, why);
+	return import_warnings_add(f->warn, line.text);
+}
+
+/* fio --client's sum over its servers, which the servers' own entries already hold. */
+static bool all_clients(const json_t *entry)
+{
+	const char *name = json_string_value(json_object_get(entry, "jobname"));
+
+	return json_object_get(entry, "hostname") && name && !strcmp(name, "All clients");
+}
+
+/* A reporting entry that does not split reads from writes. */
+static bool unified_only(const json_t *entry)
+{
+	return json_number_value(json_object_get(json_object_get(entry, "mixed"), "iops")) > 0 &&
+	       !json_object_get(entry, "read") && !json_object_get(entry, "write");
 }
 
 /*
  * The points of entry i and, without group reporting, of the clones of its
  * job further on in jobs[], which are marked in done[].
  */
-static int import_job(const struct fio_ctx *c, size_t i, bool *done)
+static int import_job(const struct fio_file *f, size_t i, bool *done)
 {
-	const json_t *entry = json_array_get(c->jobs, i);
-	struct fio_sum sums[2] = { { 0, 0 }, { 0, 0 } };
+	const json_t *entry = json_array_get(f->jobs, i);
+	struct fio_sum sums[2];
 	struct fio_job job;
-	unsigned entries = 0;
+	unsigned entries = 0, njobs;
+	char why[256];
 	int ret;
 
 	if (!json_is_object(entry))
-		return errmsg_set(c->err, -EINVAL, "%s: jobs[%zu]: expected an object", c->name, i);
-	if ((ret = resolve_job(c, i, &job)))
+		return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu]: expected an object", f->name, i);
+	if (unified_only(entry))
+		return warn_skip(f, i, "unified_rw_reporting: reads and writes not told apart");
+	ret = fio_job_resolve(f, i, &job, why, sizeof(why));
+	if (ret > 0)
+		return warn_skip(f, i, why);
+	if (ret)
 		return ret;
-	for (size_t j = i; j < json_array_size(c->jobs); j++) {
+	memset(sums, 0, sizeof(sums));
+	for (size_t j = i; j < json_array_size(f->jobs) && !ret; j++) {
 		if (done[j] || (j > i && (job.group_reporting ||
-					  !same_job(entry, json_array_get(c->jobs, j)))))
+					  !same_job(entry, json_array_get(f->jobs, j)))))
 			continue;
 		done[j] = true;
 		entries++;
-		if ((ret = add_sections(c, j, sums)))
-			return ret;
+		ret = add_sections(f, j, sums);
 	}
 	/* fewer entries than numjobs: one entry reports for all of them */
-	if (job.group_reporting || entries < job.numjobs)
-		entries = job.numjobs;
-	return add_points(c, i, &job, entries, sums);
+	njobs = job.group_reporting || entries < job.numjobs ? job.numjobs : entries;
+	if (!ret)
+		ret = add_points(f, i, &job, njobs, entries, sums);
+	free(sums[0].bins);
+	free(sums[1].bins);
+	return ret;
+}
+
+const json_t *fio_entry_global(const struct fio_file *f, size_t i)
+{
+	if (!json_is_array(f->global))
+		return f->global;
+	return json_array_get(f->global, f->server ? f->server[i] : 0);
+}
+
+/*
+ * With one "global options" per server (fio --client): number the servers
+ * by their first entry in f->server[], which is left NULL otherwise.
+ */
+static int number_servers(struct fio_file *f)
+{
+	size_t n = json_array_size(f->jobs), servers = 0;
+	size_t *first;
+
+	if (!json_is_array(f->global))
+		return 0;
+	f->server = calloc(n + 1, sizeof(*f->server));
+	first = calloc(n + 1, sizeof(*first));	/* the first entry of each server */
+	if (!f->server || !first) {
+		free(first);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t s = 0;
+
+		while (s < servers && !same_server(json_array_get(f->jobs, first[s]),
+						   json_array_get(f->jobs, i)))
+			s++;
+		if (s == servers)
+			first[servers++] = i;
+		f->server[i] = s;
+	}
+	free(first);
+	return 0;
 }
 
 int import_fio(struct point_set *ps, const char *name, const json_t *root,
-	       struct errmsg *err)
+	       struct import_warnings *warn, struct errmsg *err)
 {
-	struct fio_ctx c = { .ps = ps, .name = name, .err = err };
+	struct fio_file f = { .ps = ps, .name = name, .err = err, .warn = warn };
 	bool *done;
 	int ret = 0;
 
-	c.jobs = json_object_get(root, "jobs");
-	c.global = json_object_get(root, "global options");
-	if (!json_is_array(c.jobs))
+	const char *jobs_key = json_object_get(root, "jobs") ? "jobs" : "client_stats";
+
+	f.jobs = json_object_get(root, jobs_key);
+	f.global = json_object_get(root, "global options");
+	if (!json_is_array(f.jobs))
 		return errmsg_set(err, -EINVAL, "%s: jobs: %s", name,
-				  c.jobs ? "expected an array" : "missing");
-	if (c.global && !json_is_object(c.global))
+				  f.jobs ? "expected an array" : "missing");
+	if (f.global && !json_is_object(f.global) && !json_is_array(f.global))
 		return errmsg_set(err, -EINVAL, "%s: global options: expected an object", name);
-	done = calloc(json_array_size(c.jobs) + 1, sizeof(*done));
-	if (!done)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_array_size(c.jobs) && !ret; i++) {
-		if (!done[i])
-			ret = import_job(&c, i, done);
+	done = calloc(json_array_size(f.jobs) + 1, sizeof(*done));
+	ret = done ? number_servers(&f) : -ENOMEM;
+	for (size_t i = 0; i < json_array_size(f.jobs) && !ret; i++) {
+		if (!done[i] && !all_clients(json_array_get(f.jobs, i)))
+			ret = import_job(&f, i, done);
 	}
 	free(done);
+	free(f.server);
 	return ret;
 }

@@ -61,8 +61,8 @@ static json_t *result_json(const struct op_summary *s, const struct op_result *o
 {
 	json_t *lat = json_object();
 
-	for (int k = 0; k < 8; k++)
-		json_object_set_new(lat, op_summary_lat_names[k], json_real(s->lat_us[k]));
+	for (int k = 0; k < LAT_KEYS; k++)
+		json_object_set_new(lat, lat_key_names[k], json_real(s->lat_us[k]));
 	return json_pack("{s:s,s:I,s:I,s:f,s:f,s:f,s:o,s:o,s:o,s:o}",
 			 "op", s->op, "ios", (json_int_t)s->ios,
 			 "bytes", (json_int_t)s->bytes, "seconds", s->seconds,
@@ -178,7 +178,7 @@ static json_t *row_results_json(const struct run_info *info, const struct rows *
 		json_t *lat = json_object();
 
 		for (int k = 0; k < 8; k++)
-			json_object_set_new(lat, op_summary_lat_names[k], json_real(sum[i].lat_us[k]));
+			json_object_set_new(lat, lat_key_names[k], json_real(sum[i].lat_us[k]));
 		json_array_append_new(results, json_pack("{s:s,s:I,s:I,s:f,s:f,s:f,s:o}",
 			"op", sum[i].op, "ios", (json_int_t)sum[i].ios,
 			"bytes", (json_int_t)sum[i].bytes, "seconds", sum[i].seconds,

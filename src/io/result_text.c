@@ -1,4 +1,8 @@
-/* result_text.c — the readable table and the CSV form of a run's results. */
+/*
+ * result_text.c — the readable table and the CSV form of a run's results.
+ * The table fits an 80-column terminal: throughput and latencies are two
+ * blocks, and long lines (device counters, faults) are broken in two.
+ */
 #include <errno.h>
 #include <string.h>
 
@@ -31,15 +35,16 @@ static void print_device(FILE *f, const struct sim_report *d)
 	c = &d->counters;
 	format_size(host, sizeof(host), c->host_write_bytes);
 	format_size(media, sizeof(media), c->media_write_bytes);
-	fprintf(f, "device: host writes %s, media writes %s (write amplification %.2f), "
-		"erases %llu, merges %llu, GC page moves %llu, cache hits %llu, seeks %llu\n",
+	fprintf(f, "device: host writes %s, media writes %s\n"
+		"        write amplification %.2f, erases %llu, merges %llu\n"
+		"        GC page moves %llu, cache hits %llu, seeks %llu\n",
 		host, media, sim_report_write_amplification(d), (unsigned long long)c->erases,
 		(unsigned long long)c->merges, (unsigned long long)c->gc_page_moves,
 		(unsigned long long)c->cache_hits, (unsigned long long)c->seeks);
 	if (d->faults.eio || d->faults.spikes || d->faults.lost_writes ||
 	    d->faults.misdirected_writes || d->faults.bit_flips || d->faults.torn_writes)
-		fprintf(f, "faults injected: EIO %llu, latency spikes %llu, lost writes %llu, "
-			"misdirected writes %llu, torn writes %llu, bit flips %llu\n",
+		fprintf(f, "faults injected: EIO %llu, latency spikes %llu, lost writes %llu,\n"
+			"        misdirected writes %llu, torn writes %llu, bit flips %llu\n",
 			(unsigned long long)d->faults.eio, (unsigned long long)d->faults.spikes,
 			(unsigned long long)d->faults.lost_writes,
 			(unsigned long long)d->faults.misdirected_writes,
@@ -105,15 +110,41 @@ static void print_per_job(FILE *f, const struct run_info *info)
 		print_rows(f, info, "rank", rr->count, rr->specs, rr->results, NULL);
 }
 
-/* Latencies span ns to s: keep about four significant digits in 9 columns. */
+/*
+ * Latencies span ns to s: keep about four significant digits in 8 columns
+ * (9 with the space before), so that 8 of them and the op fit in 80.
+ */
 static void print_us(FILE *f, double us)
 {
 	if (us < 10)
-		fprintf(f, " %9.3f", us);
+		fprintf(f, " %8.3f", us);
 	else if (us < 10000)
-		fprintf(f, " %9.1f", us);
+		fprintf(f, " %8.1f", us);
+	else if (us < 1e8)
+		fprintf(f, " %8.0f", us);
 	else
-		fprintf(f, " %9.0f", us);
+		fprintf(f, " %8.2e", us);
+}
+
+/* The two blocks of the table: IOs and throughput, then latencies in µs. */
+static void print_summaries(FILE *f, const struct op_summary *sum, unsigned n)
+{
+	fprintf(f, "%-6s %14s %14s %12s\n", "op", "IOs", "IOPS", "MiB/s");
+	for (unsigned i = 0; i < n; i++)
+		/* slow drives (0.5 KiB writes at 4 IOPS) still show significant digits */
+		fprintf(f, "%-6s %14llu %14.*f %12.*f\n", sum[i].op,
+			(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 1, sum[i].iops,
+			sum[i].mib_s < 1 ? 5 : 2, sum[i].mib_s);
+	fprintf(f, "\nlatency in us:\n%-6s", "op");
+	for (int k = 0; k < LAT_KEYS; k++)
+		fprintf(f, " %8s", lat_key_labels[k]);
+	fputc('\n', f);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%-6s", sum[i].op);
+		for (int k = 0; k < LAT_KEYS; k++)
+			print_us(f, sum[i].lat_us[k]);
+		fputc('\n', f);
+	}
 }
 
 int run_output_table(FILE *f, const struct run_info *info, const struct run_result *r)
@@ -139,22 +170,12 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 		: info->direct ? "O_DIRECT" : "buffered",
 		r->interrupted ? " (interrupted)" : "");
 	errmsg_escape(target, sizeof(target), info->target);
-	fprintf(f, "target %s (%s, %s), region %s at offset %llu, %.3f s measured\n\n",
+	fprintf(f, "target %s (%s, %s)\nregion %s at offset %llu, %.3f s measured\n\n",
 		target, info->target_kind, size, region,
 		(unsigned long long)s->offset, (double)r->elapsed_ns / 1e9);
-	fprintf(f, "%-6s %12s %12s %10s  latency in us: %9s %9s %9s %9s %9s %9s %9s %9s\n",
-		"op", "IOs", "IOPS", "MiB/s", "min", "mean", "p50", "p90", "p95",
-		"p99", "p99.9", "max");
-	for (unsigned i = 0; i < n; i++) {
-		/* slow drives (0.5 KiB writes at 4 IOPS) still show significant digits */
-		fprintf(f, "%-6s %12llu %12.*f %10.*f %15s", sum[i].op,
-			(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 1, sum[i].iops,
-			sum[i].mib_s < 1 ? 5 : 2, sum[i].mib_s, "");
-		for (int k = 0; k < 8; k++)
-			print_us(f, sum[i].lat_us[k]);
-		fputc('\n', f);
+	print_summaries(f, sum, n);
+	for (unsigned i = 0; i < n; i++)
 		ios += sum[i].ios;
-	}
 	fprintf(f, "\ncpu: user %.3f s, system %.3f s", r->cpu_user_s, r->cpu_sys_s);
 	if (ios)
 		fprintf(f, ", %.3f us per IO", (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios);
@@ -176,15 +197,15 @@ int run_output_csv(FILE *f, const struct run_info *info, const struct run_result
 
 	/* op,random,size,qd,iops come first, as `iomodel fit` reads them back */
 	fputs("op,random,size,qd,ios,bytes,seconds,iops,mib_s", f);
-	for (int k = 0; k < 8; k++)
-		fprintf(f, ",lat_%s_us", op_summary_lat_names[k]);
+	for (int k = 0; k < LAT_KEYS; k++)
+		fprintf(f, ",lat_%s_us", lat_key_names[k]);
 	fputs(",cpu_user_s,cpu_sys_s,jobs\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(f, "%s,%d,%llu,%u,%llu,%llu,%.6f,%.3f,%.3f", sum[i].op,
 			info->spec->random, (unsigned long long)info->spec->bs, info->spec->qd,
 			(unsigned long long)sum[i].ios, (unsigned long long)sum[i].bytes,
 			sum[i].seconds, sum[i].iops, sum[i].mib_s);
-		for (int k = 0; k < 8; k++)
+		for (int k = 0; k < LAT_KEYS; k++)
 			fprintf(f, ",%.3f", sum[i].lat_us[k]);
 		fprintf(f, ",%.6f,%.6f,%u\n", r->cpu_user_s, r->cpu_sys_s,
 			info->jobs ? info->jobs : 1);

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "sim/device.h"
 #include "sim/fault.h"
+#include "util/lat_keys.h"
 
 /* What a simulated device did during a run (the "device" object). */
 struct sim_report {
@@ -70,10 +71,8 @@ struct op_summary {
 	double seconds;
 	double iops;
 	double mib_s;
-	double lat_us[8];		/* min, mean, p50, p90, p95, p99, p99.9, max */
+	double lat_us[LAT_KEYS];	/* in the order of util/lat_keys.h */
 };
-
-extern const char *const op_summary_lat_names[8];	/* "min", "mean", "p50", … */
 
 /*
  * The operation types the job performs, in order read, write: fills up to two

@@ -1,16 +1,12 @@
 /* run_summary.c — the per-operation figures shared by every output format. */
 #include "run_output.h"
 
+#include "util/lat_keys.h"
 #include "util/units.h"
-
-const char *const op_summary_lat_names[8] = {
-	"min", "mean", "p50", "p90", "p95", "p99", "p999", "max",
-};
 
 static void summarize(struct op_summary *s, const char *name,
 		      const struct op_result *op, uint64_t elapsed_ns)
 {
-	static const double percentiles[] = { 50, 90, 95, 99, 99.9 };
 	const struct histogram *h = &op->lat;
 
 	s->op = name;
@@ -21,9 +17,9 @@ static void summarize(struct op_summary *s, const char *name,
 	s->mib_s = s->seconds > 0 ? (double)op->bytes / MIB / s->seconds : 0;
 	s->lat_us[0] = h->count ? (double)h->min / 1e3 : 0;
 	s->lat_us[1] = hist_mean(h) / 1e3;
-	for (int i = 0; i < 5; i++)
-		s->lat_us[2 + i] = (double)hist_percentile(h, percentiles[i]) / 1e3;
-	s->lat_us[7] = (double)h->max / 1e3;
+	for (int i = 0; i < LAT_PCTS; i++)
+		s->lat_us[LAT_FIRST_PCT + i] = (double)hist_percentile(h, lat_pct_levels[i]) / 1e3;
+	s->lat_us[LAT_KEYS - 1] = (double)h->max / 1e3;
 }
 
 unsigned run_summaries(const struct run_info *info, const struct run_result *r,

@@ -22,11 +22,13 @@ void point_set_release(struct point_set *ps)
 	point_set_init(ps);
 }
 
+#define MAX_POINTS (1u << 26)	/* far beyond any sweep or file */
+
 int point_set_add(struct point_set *ps, const struct perf_point *p)
 {
 	void *items = ps->points;
 	int ret = array_grow(&items, &ps->alloc, ps->len + 1, sizeof(*ps->points),
-			     SIZE_MAX / sizeof(*ps->points));
+			     MAX_POINTS);
 
 	if (ret)
 		return -ENOMEM;

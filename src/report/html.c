@@ -8,6 +8,7 @@
 
 #include "io/model_output.h"
 #include "report/html.h"
+#include "util/lat_keys.h"
 #include "util/units.h"
 
 static const char style[] =
@@ -218,8 +219,6 @@ void html_spec_sheet(FILE *f, const struct report_drive *drives, size_t n)
 
 void html_run_table(FILE *f, const struct report_drive *drives, size_t n)
 {
-	static const char *const head[8] = { "min", "mean", "p50", "p90", "p95", "p99",
-					     "p99.9", "max" };
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
@@ -228,8 +227,8 @@ void html_run_table(FILE *f, const struct report_drive *drives, size_t n)
 		return;
 	fputs("<h2>Runs</h2>\n<table>\n<tr><th>drive</th><th>workload</th><th>IOs</th>"
 	      "<th>IOPS</th><th>MiB/s</th>", f);
-	for (int k = 0; k < 8; k++)
-		fprintf(f, "<th>%s, ms</th>", head[k]);
+	for (int k = 0; k < LAT_KEYS; k++)
+		fprintf(f, "<th>%s, ms</th>", lat_key_labels[k]);
 	fputs("</tr>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < drives[i].n_runs; j++) {
@@ -243,7 +242,7 @@ void html_run_table(FILE *f, const struct report_drive *drives, size_t n)
 				"<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>",
 				r->random ? "rand" : "", io_op_name(r->op), size,
 				r->qd, (unsigned long long)r->ios, r->iops, r->mib_s);
-			for (int k = 0; k < 8; k++)
+			for (int k = 0; k < LAT_KEYS; k++)
 				fprintf(f, "<td class=\"num\">%.4g</td>", r->lat_us[k] / 1e3);
 			fputs("</tr>\n", f);
 		}

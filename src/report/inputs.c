@@ -16,6 +16,7 @@
 #include "io/model_output.h"
 #include "report/inputs.h"
 #include "util/input_file.h"
+#include "util/lat_keys.h"
 
 
 /* "dir/ocz.json" -> "ocz" */
@@ -112,8 +113,6 @@ static int load_timeline(struct run_record *r, const json_t *tl)
 
 static int load_run_record(struct run_record *r, const json_t *job, const json_t *res)
 {
-	static const char *const lat_keys[8] = { "min", "mean", "p50", "p90", "p95", "p99",
-						  "p999", "max" };
 	const json_t *lat = json_object_get(res, "lat_us");
 	int ret;
 
@@ -125,8 +124,8 @@ static int load_run_record(struct run_record *r, const json_t *job, const json_t
 	r->ios = (uint64_t)json_number_value(json_object_get(res, "ios"));
 	r->iops = json_number_value(json_object_get(res, "iops"));
 	r->mib_s = json_number_value(json_object_get(res, "mib_s"));
-	for (int i = 0; i < 8; i++)
-		r->lat_us[i] = json_number_value(json_object_get(lat, lat_keys[i]));
+	for (int i = 0; i < LAT_KEYS; i++)
+		r->lat_us[i] = json_number_value(json_object_get(lat, lat_key_names[i]));
 	ret = load_cdf(r, json_object_get(json_object_get(res, "histogram"), "buckets"));
 	return ret ? ret : load_timeline(r, json_object_get(res, "timeline"));
 }
@@ -176,15 +175,18 @@ static void refit(struct report_drive *d)
 }
 
 static int load_results(struct report_drive *d, const char *path, const char *text,
-			size_t len, const json_t *root, struct errmsg *err)
+			size_t len, const json_t *root, struct import_warnings *warn,
+			struct errmsg *err)
 {
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	const char *brace = root ? NULL : memchr(text, '{', len);
 	json_t *notes_root = brace ? json_loadb(brace, len - (size_t)(brace - text),
 						JSON_DISABLE_EOF_CHECK, NULL) : NULL;
-	int ret = import_points_text(&d->points, path, text, len, err);
+	int ret = import_points_text_warn(&d->points, path, text, len, warn, err);
 
-	if (ret) {
+	if (!ret && !d->points.len)	/* every job skipped: the warnings say why */
+		d->skipped = true;
+	if (ret || d->skipped) {
 		json_decref(notes_root);
 		return ret;
 	}
@@ -199,7 +201,8 @@ static int load_results(struct report_drive *d, const char *path, const char *te
 	return 0;
 }
 
-int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err)
+int report_drive_load(struct report_drive *d, const char *path, struct import_warnings *warn,
+		      struct errmsg *err)
 {
 	const char *schema;
 	json_error_t jerr;
@@ -219,7 +222,7 @@ int report_drive_load(struct report_drive *d, const char *path, struct errmsg *e
 	if (schema && (!strcmp(schema, MODEL_SCHEMA) || !strcmp(schema, MODEL_SCHEMA_V1)))
 		ret = load_model(d, path, root, err);
 	else if ((ret = report_suite_load(d, path, root, schema, err)) == 1)
-		ret = load_results(d, path, text, len, root, err);
+		ret = load_results(d, path, text, len, root, warn, err);
 	json_decref(root);
 	free(text);
 	if (ret)

@@ -18,6 +18,7 @@
 #include "model/drive_model.h"
 #include "model/points.h"
 #include "util/errmsg.h"
+#include "util/lat_keys.h"
 
 /* One element of results[] of an iomodel run: one operation type. */
 struct run_record {
@@ -27,7 +28,7 @@ struct run_record {
 	unsigned qd;
 	uint64_t ios;
 	double iops, mib_s;
-	double lat_us[8];		/* min, mean, p50, p90, p95, p99, p99.9, max */
+	double lat_us[LAT_KEYS];	/* in the order of util/lat_keys.h */
 	double *cdf_us, *cdf_pct;	/* bucket upper edge (µs), % of IOs at or below */
 	size_t n_cdf;
 	double *tl_t_s, *tl_iops, *tl_mib_s, *tl_max_lat_us;	/* timeline, by second */
@@ -70,6 +71,7 @@ struct report_drive {
 	size_t n_runs;
 	struct profile_record profile;	/* n == 0 unless from iomodel profile */
 	struct state_record state;	/* set only from iomodel state */
+	bool skipped;			/* every job of a fio file skipped: nothing to show */
 };
 
 /*
@@ -82,9 +84,13 @@ void report_suite_release(struct report_drive *d);
 
 /*
  * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with
- * one line in `err` that starts with the path.
+ * one line in `err` that starts with the path. Jobs of a fio file that
+ * cannot be told are skipped with a line in `warn` (may be NULL); when all
+ * are, `d` is left with no point and no model and `skipped` set.
  */
-int report_drive_load(struct report_drive *d, const char *path, struct errmsg *err);
+struct import_warnings;
+int report_drive_load(struct report_drive *d, const char *path, struct import_warnings *warn,
+		      struct errmsg *err);
 
 /* Copy a model and/or points (either may be NULL, not both) into `d`. */
 int report_drive_copy(struct report_drive *d, const char *label, const struct drive_model *m,

@@ -18,10 +18,13 @@
 
 #include "report/plot.h"
 #include "util/errmsg.h"
+#include "util/dynbuf.h"
 
 #define PAGE_WIDTH 960		/* pixels (SVG points) */
 #define PAGE_HEIGHT 540
 #define MAX_LEGEND 40
+#define MAX_SERIES 4096		/* series in one chart */
+#define MAX_SERIES_POINTS (1u << 24)	/* points in one series */
 /* the plot box (normalised subpage coordinates), the legend right of it */
 #define BOX_LEFT 0.10
 #define BOX_RIGHT 0.62
@@ -100,15 +103,9 @@ struct plot_series *plot_chart_add(struct plot_chart *c, const char *label, unsi
 {
 	struct plot_series *s;
 
-	if (c->n_series == c->alloc_series) {
-		size_t alloc = c->alloc_series ? 2 * c->alloc_series : 8;
-
-		s = realloc(c->series, alloc * sizeof(*s));
-		if (!s)
-			return NULL;
-		c->series = s;
-		c->alloc_series = alloc;
-	}
+	if (array_grow((void **)&c->series, &c->alloc_series, c->n_series + 1, sizeof(*c->series),
+		       MAX_SERIES))
+		return NULL;
 	s = &c->series[c->n_series++];
 	memset(s, 0, sizeof(*s));
 	plot_literal(s->label, sizeof(s->label), label ? label : "");
@@ -120,19 +117,13 @@ struct plot_series *plot_chart_add(struct plot_chart *c, const char *label, unsi
 
 int plot_series_push(struct plot_series *s, double x, double y)
 {
-	if (s->n == s->alloc) {
-		size_t alloc = s->alloc ? 2 * s->alloc : 16;
-		double *nx = realloc(s->x, alloc * sizeof(*nx)), *ny;
+	size_t alloc_x = s->alloc, alloc_y = s->alloc;
 
-		if (!nx)
-			return -ENOMEM;
-		s->x = nx;
-		ny = realloc(s->y, alloc * sizeof(*ny));
-		if (!ny)
-			return -ENOMEM;
-		s->y = ny;
-		s->alloc = alloc;
-	}
+	/* x and y grow alike; if y fails, x is only larger than alloc says */
+	if (array_grow((void **)&s->x, &alloc_x, s->n + 1, sizeof(*s->x), MAX_SERIES_POINTS) ||
+	    array_grow((void **)&s->y, &alloc_y, s->n + 1, sizeof(*s->y), MAX_SERIES_POINTS))
+		return -ENOMEM;
+	s->alloc = alloc_x;
 	s->x[s->n] = x;
 	s->y[s->n] = y;
 	s->n++;

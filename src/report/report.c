@@ -17,6 +17,7 @@
 #include "report/html.h"
 #include "report/inputs.h"
 #include "report/report.h"
+#include "util/dynbuf.h"
 #include "util/input_file.h"
 
 struct report {
@@ -40,20 +41,13 @@ void report_free(struct report *r)
 	free(r);
 }
 
+#define MAX_DRIVES 4096	/* drives in one report */
+
 /* Room for one more drive: 0 or -ENOMEM. */
 static int report_grow(struct report *r, struct errmsg *err)
 {
-	struct report_drive *d;
-	size_t alloc;
-
-	if (r->n < r->alloc)
-		return 0;
-	alloc = r->alloc ? 2 * r->alloc : 4;
-	d = realloc(r->drives, alloc * sizeof(*d));
-	if (!d)
+	if (array_grow((void **)&r->drives, &r->alloc, r->n + 1, sizeof(*r->drives), MAX_DRIVES))
 		return errmsg_set(err, -ENOMEM, "report: out of memory");
-	r->drives = d;
-	r->alloc = alloc;
 	return 0;
 }
 
@@ -111,18 +105,34 @@ static int add_loaded(struct report *r, struct report_drive *d, const char *name
 
 int report_add_file(struct report *r, const char *path, struct errmsg *err)
 {
-	struct report_drive d;
-	int ret = report_drive_load(&d, path, err);
+	return report_add_file_warn(r, path, NULL, err);
+}
 
-	return ret ? ret : add_loaded(r, &d, NULL, err);
+int report_add_file_warn(struct report *r, const char *path, struct import_warnings *warn,
+			 struct errmsg *err)
+{
+	struct report_drive d;
+	int ret = report_drive_load(&d, path, warn, err);
+
+	if (ret)
+		return ret;
+	if (d.skipped) {	/* every job of a fio file skipped: the warnings say why */
+		report_drive_release(&d);
+		return 0;
+	}
+	return add_loaded(r, &d, NULL, err);
 }
 
 int report_add_file_as(struct report *r, const char *name, const char *path,
 		       struct errmsg *err)
 {
 	struct report_drive d;
-	int ret = report_drive_load(&d, path, err);
+	int ret = report_drive_load(&d, path, NULL, err);
 
+	if (!ret && d.skipped) {
+		report_drive_release(&d);
+		return errmsg_set(err, -EINVAL, "%s: no job whose workload can be told", path);
+	}
 	return ret ? ret : add_loaded(r, &d, name, err);
 }
 

@@ -59,6 +59,15 @@ int report_add_file_as(struct report *r, const char *name, const char *path,
 		       struct errmsg *err);
 
 /*
+ * report_add_file(), and the jobs of a fio file that cannot be told are skipped
+ * with a line in `warn` (io/import.h; may be NULL); a file of which every job
+ * was skipped adds no drive and returns 0.
+ */
+struct import_warnings;
+int report_add_file_warn(struct report *r, const char *path, struct import_warnings *warn,
+			 struct errmsg *err);
+
+/*
  * Add a drive held in memory: its model `m` and/or its measured points
  * `ps` (either may be NULL; both are copied, the caller keeps its own).
  * Without `m` the model is fitted to `ps` where the points allow.

@@ -3,7 +3,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+
+#include "util/dynbuf.h"
 
 void req_heap_init(struct req_heap *h)
 {
@@ -23,19 +26,11 @@ static int before(const struct req_heap_entry *a, const struct req_heap_entry *b
 
 int req_heap_reserve(struct req_heap *h, unsigned n)
 {
-	struct req_heap_entry *p;
-	unsigned alloc;
+	size_t alloc = h->alloc;
 
-	if (h->alloc >= n)
-		return 0;
-	alloc = h->alloc ? 2 * h->alloc : 64;
-	while (alloc < n)
-		alloc *= 2;
-	p = realloc(h->entries, alloc * sizeof(*p));
-	if (!p)
+	if (array_grow((void **)&h->entries, &alloc, n, sizeof(*h->entries), UINT_MAX))
 		return -ENOMEM;
-	h->entries = p;
-	h->alloc = alloc;
+	h->alloc = (unsigned)alloc;
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,11 @@ struct unit {
 
 static const struct unit size_units[] = {
 	{ "", 1 }, { "b", 1 },
-	{ "k", 0x1p10L }, { "kb", 0x1p10L }, { "kib", 0x1p10L },
-	{ "m", 0x1p20L }, { "mb", 0x1p20L }, { "mib", 0x1p20L },
-	{ "g", 0x1p30L }, { "gb", 0x1p30L }, { "gib", 0x1p30L },
-	{ "t", 0x1p40L }, { "tb", 0x1p40L }, { "tib", 0x1p40L },
-	{ "p", 0x1p50L }, { "pb", 0x1p50L }, { "pib", 0x1p50L },
+	{ "k", 0x1p10L }, { "kb", 0x1p10L }, { "ki", 0x1p10L }, { "kib", 0x1p10L },
+	{ "m", 0x1p20L }, { "mb", 0x1p20L }, { "mi", 0x1p20L }, { "mib", 0x1p20L },
+	{ "g", 0x1p30L }, { "gb", 0x1p30L }, { "gi", 0x1p30L }, { "gib", 0x1p30L },
+	{ "t", 0x1p40L }, { "tb", 0x1p40L }, { "ti", 0x1p40L }, { "tib", 0x1p40L },
+	{ "p", 0x1p50L }, { "pb", 0x1p50L }, { "pi", 0x1p50L }, { "pib", 0x1p50L },
 };
 
 static const struct unit time_units[] = {
@@ -108,6 +109,66 @@ int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = v;
+	return 0;
+}
+
+/* The power of the prefix letter of a size suffix ("k" 1 … "p" 5), 0 if none. */
+static unsigned prefix_power(char c)
+{
+	static const char prefixes[] = "kmgtp";
+	const char *at = c ? strchr(prefixes, tolower((unsigned char)c)) : NULL;
+
+	return at ? (unsigned)(at - prefixes) + 1 : 0;
+}
+
+/* fio's multiplier for a suffix (without the number) under kb_base. */
+static int fio_multiplier(const char *suffix, size_t len, unsigned kb_base,
+			  unsigned long long *mult)
+{
+	unsigned power = len ? prefix_power(suffix[0]) : 0;
+	unsigned long long base = kb_base;
+
+	if (len == 0 || (len == 1 && tolower((unsigned char)suffix[0]) == 'b')) {
+		*mult = 1;
+		return 0;
+	}
+	if (!power)
+		return -EINVAL;
+	if (len == 3 && !strncasecmp(suffix + 1, "ib", 2))
+		base = kb_base == 1024 ? 1000 : 1024;	/* "KiB": the other unit */
+	else if (!(len == 1 || (len == 2 && strchr("bBiI", suffix[1]))))
+		return -EINVAL;
+	*mult = 1;
+	while (power--)
+		*mult *= base;
+	return 0;
+}
+
+int parse_fio_size(const char *text, size_t len, unsigned kb_base, uint64_t *out)
+{
+	size_t i = 0, start;
+	unsigned long long v = 0, mult;
+	int hex = len > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+
+	if (kb_base != 1000 && kb_base != 1024)
+		return -EINVAL;
+	if (hex)
+		i = 2;
+	start = i;
+	for (; i < len && (hex ? isxdigit((unsigned char)text[i]) : isdigit((unsigned char)text[i]));
+	     i++) {
+		unsigned d = isdigit((unsigned char)text[i]) ? (unsigned)(text[i] - '0')
+			     : (unsigned)(tolower((unsigned char)text[i]) - 'a' + 10);
+
+		if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
+			return -ERANGE;
+		v = v * (hex ? 16 : 10) + d;
+	}
+	if (i == start || (hex && i < len) || fio_multiplier(text + i, len - i, kb_base, &mult))
+		return -EINVAL;
+	if (v && mult > UINT64_MAX / v)
+		return -ERANGE;
+	*out = v * mult;
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * command line spells them.
  *
  * Sizes take binary multiples whatever the spelling: "512", "4k", "4K",
- * "4KiB", "4kb", "700MiB", "1.5G", "2t". A fraction must come out as a whole
+ * "4Ki", "4KiB", "4kb", "700MiB", "1.5G", "2t". A fraction must come out as a whole
  * number of bytes ("1.5k" is 1536, "1.1k" is refused).
  * Durations: "10s", "500ms", "250us", "100ns", "2m", "1h"; a bare number
  * means seconds. Fractions are allowed ("1.5s").
@@ -18,6 +18,17 @@
 
 int parse_size(const char *text, uint64_t *out);
 int parse_duration_ns(const char *text, uint64_t *out);
+/*
+ * A size as fio reads it (its parse.c), from the `len` bytes at `text` (no
+ * NUL needed): decimal digits, or "0x" and hex digits without a suffix, then
+ * an optional suffix, case ignored: "b"; a prefix k, m, g, t, p alone or
+ * followed by "b" or "i" (units of kb_base: 4k, 4kb, 4Ki are 4096 when
+ * kb_base is 1024, fio's default, 4000 when it is 1000); or the prefix and
+ * "ib" (the other unit: 4KiB is 4000 under kb_base 1024, 4096 under 1000, as
+ * fio keeps old job files working). No sign, fraction or blank. kb_base
+ * must be 1000 or 1024 (-EINVAL otherwise).
+ */
+int parse_fio_size(const char *text, size_t len, unsigned kb_base, uint64_t *out);
 /* A plain decimal integer in [min, max]; -ERANGE outside it. */
 int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 

@@ -46,6 +46,13 @@ ok "run --csv output feeds fit" [ "$(json "$work/fit.json" 'd["model"]["read"]["
 "$IOMODEL" run --target null --ios 1000 >"$work/r.txt"
 ok "table names the columns and units" grep -q 'latency in us' "$work/r.txt"
 ok "table has a read row with 1000 IOs" grep -Eq '^read +1000 ' "$work/r.txt"
+"$IOMODEL" run --target null --rw randrw --qd 256 --bs 64m --ios 10000000 >"$work/wide.txt"
+"$IOMODEL" run --target 'sim:ocz-core,fault_eio=1m-2m' --rw randrw --bs 64k --ios 100 \
+	>>"$work/wide.txt" 2>/dev/null
+"$IOMODEL" run --target sim:wd6400aaks --rw randwrite --bs 512 --ios 40 >>"$work/wide.txt"
+ok "tables fit 80 columns ($(awk '{ if (length > n) n = length } END { print n }' "$work/wide.txt") at most)" \
+	awk 'length > 80 { exit 1 }' "$work/wide.txt"
+ok "wide table still has its rows" [ "$(grep -Ec '^(read|write) ' "$work/wide.txt")" -ge 8 ]
 
 "$IOMODEL" run --target null --rwmix 20 --rw randrw --ios 10000 --json >"$work/order.json"
 ok "--rwmix before --rw still counts" [ "$(json "$work/order.json" 'd["job"]["read_pct"]')" = 20 ]

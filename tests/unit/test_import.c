@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "check.h"
 #include "io/import.h"
 
@@ -75,6 +77,21 @@ static bool is_point(const struct perf_point *p, enum io_op op, bool random, uin
 	       near(p->iops, iops) && near(p->mean_lat_s, lat_s);
 }
 
+/* jobs[0].read.iops or .write.iops of a file, read with jansson alone; -1 on failure. */
+static double file_iops(const char *dir, const char *name, enum io_op op)
+{
+	char path[PATH_MAX * 2];
+	json_t *root;
+	double iops;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	root = json_load_file(path, 0, NULL);
+	iops = json_number_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(root, "jobs"), 0), io_op_name(op)), "iops"));
+	json_decref(root);
+	return root ? iops : -1;
+}
+
 /* fio-plot file `name` = "<rw>-<iodepth>-<numjobs>.json": one point that says so. */
 static void fio_plot_file(struct check_state *st, const char *dir, const char *name)
 {
@@ -102,6 +119,13 @@ static void fio_plot_file(struct check_state *st, const char *dir, const char *n
 		      (unsigned long long)p->size, p->qd);
 		CHECK(st, in_flight > 0.8 && in_flight < 1.01, "%s/%s: iops %g x lat %g / qd %u = %g",
 		      dir, name, p->iops, p->mean_lat_s, p->qd, in_flight);
+		CHECK(st, p->iodepth == depth && p->jobs == jobs, "%s/%s: iodepth %u jobs %u", dir,
+		      name, p->iodepth, p->jobs);
+		CHECK(st, near(p->iops, file_iops(dir, name, p->op)), "%s/%s: iops %g, file says %g",
+		      dir, name, p->iops, file_iops(dir, name, p->op));
+		CHECK(st, p->clat_pct_s[0] > 0 && p->clat_pct_s[0] <= p->clat_pct_s[LAT_PCTS - 1],
+		      "%s/%s: clat p50 %g p99.9 %g", dir, name, p->clat_pct_s[0],
+		      p->clat_pct_s[LAT_PCTS - 1]);
 	}
 	point_set_release(&ps);
 }
@@ -216,6 +240,133 @@ static void fio_333_files(struct check_state *st, const char *data)
 	point_set_release(&ps);
 }
 
+/*
+ * Jobs that cannot be told are skipped with one warning line each and the
+ * rest imported; a size that mixes only in a direction without IO is no
+ * reason to skip.
+ */
+static void fio_skips(struct check_state *st)
+{
+	static const char two_jobs[] =
+		"{\"fio version\": \"fio-3.33\", \"jobs\": ["
+		"{\"jobname\": \"mix\", \"job options\": {\"bssplit\": \"4k/50:64k/50\"},"
+		" \"read\": {\"iops\": 10}},"
+		"{\"jobname\": \"ok\", \"job options\": {\"rw\": \"randread\","
+		" \"bssplit\": \"8k/100,4k/50:64k/50\"}, \"read\": {\"iops\": 20},"
+		" \"write\": {\"iops\": 0}}]}";
+	static const char none[] =
+		"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"r\","
+		" \"job options\": {\"bsrange\": \"4k-16k\"}, \"read\": {\"iops\": 10}}]}";
+	static const char huge[] =
+		"{\"fio version\": \"fio-2.1\", \"jobs\": [{\"jobname\": \"x\", \"read\":"
+		" {\"io_bytes\": 1e300, \"total_ios\": 1, \"iops\": 5}}, {\"jobname\": \"y\","
+		" \"job options\": {}, \"read\": {\"iops\": 1e308}}, {\"jobname\": \"y\","
+		" \"job options\": {}, \"read\": {\"iops\": 1e308}}]}";
+	struct import_warnings w;
+	struct point_set ps;
+	struct errmsg err = { "" };
+	int ret;
+
+	point_set_init(&ps);
+	import_warnings_init(&w);
+	ret = import_points_text_warn(&ps, "t.json", two_jobs, strlen(two_jobs), &w, &err);
+	CHECK(st, ret == 0 && ps.len == 1 && ps.points[0].size == 8192 && ps.points[0].iops == 20,
+	      "one job skipped, one read: %d %zu %s", ret, ps.len, err.text);
+	CHECK(st, w.skipped == 1 && !strcmp(dynbuf_ptr(&w.lines), "t.json: jobs[0] 'mix': job "
+	      "options.bssplit '4k/50:64k/50': mixes request sizes; job skipped\n"), "%u %s",
+	      w.skipped, dynbuf_ptr(&w.lines));
+	ret = import_points_text_warn(&ps, "n.json", none, strlen(none), &w, &err);
+	CHECK(st, ret == 0 && ps.len == 1 && w.skipped == 2,
+	      "a file of skipped jobs is no error when warnings are taken: %d %zu", ret, ps.len);
+	ret = import_points_text(&ps, "n.json", none, strlen(none), &err);
+	CHECK(st, ret == -EINVAL && !strcmp(err.text, "n.json: no measurements found (jobs[0] 'r': "
+	      "job options.bsrange '4k-16k': mixes request sizes; job skipped)"), "%d %s", ret,
+	      err.text);
+	ret = import_points_text_warn(&ps, "h.json", huge, strlen(huge), &w, &err);
+	CHECK(st, ret == -EINVAL && ps.len == 1 && w.skipped == 3 &&
+	      !strcmp(err.text, "h.json: jobs[1].read: iops or latency too large") &&
+	      strstr(dynbuf_ptr(&w.lines), "h.json: jobs[0] 'x': read: 1.024e+303 bytes per IO is "
+		     "no request size; job skipped"), "%d %zu %u %s %s", ret, ps.len, w.skipped,
+	      err.text, dynbuf_ptr(&w.lines));
+	import_warnings_release(&w);
+	point_set_release(&ps);
+}
+
+/*
+ * fio --client: client_stats[] instead of jobs[], one server's entries never
+ * clones of another's, "All clients" (their sum) left out, and one "global
+ * options" per server when it is an array.
+ */
+static void fio_client(struct check_state *st)
+{
+	static const char text[] =
+		"{\"fio version\": \"fio-3.33\", \"global options\": [{\"bs\": \"8k\"},"
+		" {\"bs\": \"16k\"}], \"client_stats\": ["
+		"{\"jobname\": \"j\", \"hostname\": \"a\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 10}},"
+		"{\"jobname\": \"j\", \"hostname\": \"b\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 20}},"
+		"{\"jobname\": \"j\", \"hostname\": \"a\", \"port\": 8765, \"job options\": {},"
+		" \"read\": {\"iops\": 5}},"
+		"{\"jobname\": \"All clients\", \"hostname\": \"b\", \"port\": 8765,"
+		" \"read\": {\"iops\": 35}}]}";
+	struct point_set ps;
+	struct errmsg err;
+	int ret;
+
+	point_set_init(&ps);
+	ret = import_str(&ps, "c.json", text, &err);
+	CHECK(st, ret == 0 && ps.len == 2, "client_stats: %d %zu %s", ret, ps.len, err.text);
+	if (ps.len == 2) {
+		CHECK(st, ps.points[0].size == 8192 && ps.points[0].iops == 15 &&
+		      ps.points[0].jobs == 2, "server a: its two entries, its options: %llu %g %u",
+		      (unsigned long long)ps.points[0].size, ps.points[0].iops, ps.points[0].jobs);
+		CHECK(st, ps.points[1].size == 16384 && ps.points[1].iops == 20 &&
+		      ps.points[1].jobs == 1, "server b: %llu %g %u",
+		      (unsigned long long)ps.points[1].size, ps.points[1].iops, ps.points[1].jobs);
+	}
+	point_set_release(&ps);
+}
+
+/* fio 2.x without options: the workload from the job name and the totals. */
+static void fio2_names(struct check_state *st)
+{
+	static const struct {
+		const char *name;
+		bool random;
+		unsigned long long size;	/* 0: from io_bytes / total_ios (8 KiB) */
+		unsigned depth;
+	} cases[] = {
+		{ "4k_randwrite_iodepth16", true, 4096, 16 }, { "seq-read-32qd", false, 8192, 32 },
+		{ "Rand.Read.BS64KiB.Q8", true, 65536, 8 }, { "job1", true, 8192, 1 },
+		{ "write-depth4-1m", false, 1 << 20, 4 },
+	};
+	char text[512];
+	struct point_set ps;
+	struct errmsg err;
+
+	point_set_init(&ps);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long size = cases[i].size;
+		int ret;
+
+		/* io_bytes in KiB and total_ios as fio 2.2 writes them */
+		snprintf(text, sizeof(text), "{\"fio version\": \"fio-2.2.10\", \"jobs\": ["
+			 "{\"jobname\": \"%s\", \"groupid\": 0, \"read\": {\"io_bytes\": %llu,"
+			 " \"total_ios\": 1000, \"iops\": 500.0}}]}", cases[i].name, size * 1000 / 1024);
+		ps.len = 0;
+		ret = import_str(&ps, "n.json", text, &err);
+		CHECK(st, ret == 0 && ps.len == 1 && ps.points[0].random == cases[i].random &&
+		      ps.points[0].size == size && ps.points[0].iodepth == cases[i].depth &&
+		      ps.points[0].qd == cases[i].depth && ps.points[0].jobs == 1,
+		      "'%s': %d %s random %d size %llu depth %u", cases[i].name, ret, err.text,
+		      ps.len ? ps.points[0].random : -1,
+		      ps.len ? (unsigned long long)ps.points[0].size : 0ULL,
+		      ps.len ? ps.points[0].iodepth : 0);
+	}
+	point_set_release(&ps);
+}
+
 /* fio JSON written here: options, defaults and errors. */
 static void fio_text(struct check_state *st)
 {
@@ -250,8 +401,8 @@ static void fio_text(struct check_state *st)
 	      "fio 2 lat in us, default bs: %d %zu %s", ret, ps.len, err.text);
 	ret = import_str(&ps, "b.json", "{\"fio version\": \"fio-3.1\", \"jobs\": [{\"job options\":"
 			 " {\"bs\": \"4q\"}, \"read\": {\"iops\": 1}}]}", &err);
-	CHECK(st, ret == -EINVAL && !strcmp(err.text,
-	      "b.json: jobs[0].job options.bs '4q': not a size"), "%d %s", ret, err.text);
+	CHECK(st, ret == -EINVAL && !strcmp(err.text, "b.json: no measurements found (jobs[0]: "
+	      "job options.bs '4q': not a size; job skipped)"), "%d %s", ret, err.text);
 	ret = import_str(&ps, "b.json", "{\"fio version\": \"fio-3.1\", \"jobs\": [{\"job options\":"
 			 " {\"rw\": \"randomread\"}, \"read\": {\"iops\": 1}}]}", &err);
 	CHECK(st, ret == -EINVAL && strstr(err.text, "rw 'randomread': not a fio rw mode"), "%s",
@@ -261,6 +412,9 @@ static void fio_text(struct check_state *st)
 	      err.text);
 	CHECK(st, ps.len == 1, "failed imports leave the set alone: %zu", ps.len);
 	point_set_release(&ps);
+	fio_skips(st);
+	fio2_names(st);
+	fio_client(st);
 }
 
 /* CSV with iops, with mib_s, suffixes, comments, CRLF, blanks, column order. */

@@ -5,13 +5,12 @@
  * replaces. Checks the wd6400aaks preset against the seeds' measurements
  * (random access penalties, sustained rate, write cache on/off, queue depth),
  * the geometry (rate against position, seek curve), read-ahead, determinism,
- * the refusals of check(), and prints the model's own speed.
+ * the refusals of check(). Its speed is measured by bench/sim-speed.sh.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "sim/device.h"
@@ -27,7 +26,6 @@ struct loop_result {
 	double mean_ms;
 	double iops;
 	double seq_mib_s;		/* bytes after the first completion / time */
-	double wall_s;
 	uint64_t fingerprint;		/* hash of every completion time */
 	struct sim_counters count;
 };
@@ -88,14 +86,6 @@ static uint64_t next_offset(const struct workload *w, const struct hdd_config *c
 	return off;
 }
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Fold one completion into the result (warm-up IOs only into the fingerprint). */
 static void record(struct loop_result *r, const struct workload *w, const struct io_request *q,
 		   uint64_t done, double *lat, uint64_t *t_first, uint64_t *t_last)
@@ -118,7 +108,7 @@ static struct loop_result run_loop(const struct hdd_config *c, const struct work
 	struct sim_device *d;
 	struct errmsg err;
 	struct rng rng;
-	double lat = 0, t0 = wall_now();
+	double lat = 0;
 
 	if (!reqs || sim_hdd_model.create(c, w->seed, &d, &err)) {
 		printf("cannot create the drive: %s\n", reqs ? err.text : "out of memory");
@@ -144,7 +134,6 @@ static struct loop_result run_loop(const struct hdd_config *c, const struct work
 			d->ops->submit(d, out[i], now);
 		}
 	}
-	r.wall_s = wall_now() - t0;
 	r.ios = w->ios;
 	r.mean_ms = lat / (double)w->ios / 1e6;
 	r.iops = (double)w->ios / ((double)(t_last - (w->ramp ? t_first : 0)) * 1e-9);
@@ -506,26 +495,6 @@ static void small_disk(struct check_state *st)
 	}
 }
 
-static void speed(void)
-{
-	struct hdd_config c = preset(NULL);
-	struct workload w = { .qd = 32, .ios = 2000000, .bs = 4096, .op = IO_READ, .random = true,
-			      .seed = 1 };
-	struct loop_result r = run_loop(&c, &w);
-
-	printf("  speed: 4 KiB random reads QD32 %.2f M simulated IOs per wall second", r.ios /
-	       r.wall_s / 1e6);
-	w.qd = 1;
-	r = run_loop(&c, &w);
-	printf(", QD1 %.2f M", r.ios / r.wall_s / 1e6);
-	w.qd = 1;
-	w.ios = 200000;
-	w.bs = 512;
-	w.op = IO_WRITE;
-	r = run_loop(&c, &w);
-	printf("; 0.5 KiB random writes QD1 (cache on) %.2f M\n", r.ios / r.wall_s / 1e6);
-}
-
 int main(void)
 {
 	struct check_state st = { 0 };
@@ -543,6 +512,5 @@ int main(void)
 	determinism(&st);
 	refusals(&st);
 	small_disk(&st);
-	speed();
 	return check_exit(&st, "test_sim_hdd");
 }

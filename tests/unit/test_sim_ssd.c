@@ -3,20 +3,18 @@
  * seeds' way against the seeds' figures, the block FTL's 0/1/2 merge
  * penalties, page-FTL write amplification against greedy-GC theory, the
  * fresh/used/trimmed shape, TRIM, determinism, queue-depth gain, check()
- * refusals; and, printed only, the model's speed and memory.
+ * refusals; the memory of a 512 GiB drive. Its speed is measured by
+ * bench/sim-speed.sh, not here.
  *
  * A small closed-loop driver stands in for the engine: it keeps `qd`
  * requests outstanding and submits each new one at the completion time of
  * the one it replaces, as backend/sim.c does.
- * Usage: test_sim_ssd [--big]   (--big: also time the Intel preset and a
- * 512 GiB drive, fresh and used, at 4 M IOs each: about a minute)
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "sim/params.h"
@@ -646,51 +644,8 @@ static void refusals(struct check_state *st)
 	}
 }
 
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	if (f)
-		fclose(f);
-	return kib;
-}
-
-static double wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Wall-clock cost per simulated IO: 4 KiB random writes, steady state. */
-static void speed(const char *name, const char *extra, uint64_t ios, unsigned qd)
-{
-	struct workload w = { IO_WRITE, 4096, 4096, qd, 0, ios, 81 };
-	struct measure m;
-	struct drive dr;
-	double t0 = wall(), t1, t2;
-	long rss0 = rss_kib();
-
-	if (open_drive(&dr, name, extra, 1))
-		return;
-	t1 = wall();
-	run(&dr, &w, &m);
-	t2 = wall();
-	printf("  %-14s %-44s QD%-2u set-up %.2f s, %.0f ns/IO = %.1f M IO/s (WA %.2f), "
-	       "RSS +%ld MiB\n", name ? name : "ssd", extra, qd, t1 - t0, (t2 - t1) / ios * 1e9,
-	       ios / (t2 - t1) / 1e6,
-	       (double)m.delta.media_write_bytes / m.delta.host_write_bytes,
-	       (rss_kib() - rss0) / 1024);
-	close_drive(&dr);
-}
-
-static void speed_and_memory(struct check_state *st, bool big)
+/* The memory a 512 GiB page-FTL drive takes; its speed is measured by bench/sim-speed.sh. */
+static void memory(struct check_state *st)
 {
 	struct ssd_config c;
 	struct ssd_geometry g;
@@ -703,22 +658,11 @@ static void speed_and_memory(struct check_state *st, bool big)
 	       "page, %u-bit map entries)\n", size,
 	       (double)ssd_memory_bytes(&g, SSD_FTL_PAGE) / (double)g.user_pages, g.map_bits);
 	CHECK(st, ssd_memory_bytes(&g, SSD_FTL_PAGE) <= (1ULL << 30), "512 GiB fits in 1 GiB");
-	printf("speed (wall clock, this machine; model and this driver, no engine):\n");
-	speed(NULL, "capacity=4g,state=used,write_cache=off", 2000000, 1);
-	speed(NULL, "capacity=4g,state=used,write_cache=off,spare=0.2", 1000000, 1);
-	speed(NULL, "capacity=4g,state=used,write_cache=off", 1000000, 32);
-	speed(NULL, "capacity=512g,state=fresh", 200000, 1);
-	if (!big)
-		return;
-	speed("intel-x25m-g2", "state=used", 4000000, 1);
-	speed(NULL, "capacity=512g,state=fresh", 4000000, 1);
-	speed(NULL, "capacity=512g,state=used", 4000000, 1);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
 	struct check_state st = { 0 };
-	bool big = argc > 1 && !strcmp(argv[1], "--big");
 
 	block_ftl_calibration(&st);
 	block_ftl_penalties(&st, false);
@@ -730,6 +674,6 @@ int main(int argc, char **argv)
 	determinism(&st);
 	qd_gain(&st);
 	refusals(&st);
-	speed_and_memory(&st, big);
+	memory(&st);
 	return check_exit(&st, "test_sim_ssd");
 }

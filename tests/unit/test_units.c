@@ -9,6 +9,7 @@ static void sizes(struct check_state *st)
 {
 	static const struct { const char *text; unsigned long long want; } ok[] = {
 		{ "512", 512 }, { "4k", 4096 }, { "4K", 4096 }, { "4KiB", 4096 },
+		{ "4Ki", 4096 }, { "128Ki", 128 << 10 }, { "16Mi", 16 << 20 }, { "1gi", 1 << 30 },
 		{ "4kb", 4096 }, { "700MiB", 700ULL << 20 }, { "1.5G", 3ULL << 29 },
 		{ "0.5k", 512 }, { "2t", 2ULL << 40 }, { "1b", 1 }, { "0", 0 },
 		{ "16EiB", 0 },
@@ -35,6 +36,41 @@ static void sizes(struct check_state *st)
 	}
 	CHECK(st, parse_size("16384p", &v) == -ERANGE, "2^64 bytes overflows");
 	CHECK(st, parse_size("16383p", &v) == 0 && v == 16383ULL << 50, "just below 2^64");
+}
+
+/*
+ * fio's spellings, checked against what fio 3.33 did with each as bs= (the
+ * io_bytes / total_ios of a null-engine run, tests/e2e/data/fio/README.md).
+ */
+static void fio_sizes(struct check_state *st)
+{
+	static const struct { const char *text; unsigned kb_base; unsigned long long want; } ok[] = {
+		{ "4k", 1024, 4096 }, { "4K", 1024, 4096 }, { "4kb", 1024, 4096 },
+		{ "4KB", 1024, 4096 }, { "4Ki", 1024, 4096 }, { "4KiB", 1024, 4000 },
+		{ "4kib", 1024, 4000 }, { "0x1000", 1024, 4096 }, { "4096", 1024, 4096 },
+		{ "1m", 1024, 1 << 20 }, { "1Mi", 1024, 1 << 20 }, { "1MiB", 1024, 1000000 },
+		{ "16Mi", 1024, 16 << 20 }, { "4KiB", 1000, 4096 }, { "4k", 1000, 4000 },
+		{ "4Ki", 1000, 4000 }, { "512b", 1024, 512 }, { "2t", 1024, 2ULL << 40 },
+	};
+	static const char *const malformed[] = {
+		"", "k", "-4k", " 4k", "4 k", "4x", "4kk", "1.5k", "0x", "0x10k", "4kibb", "4ib",
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int ret = parse_fio_size(ok[i].text, strlen(ok[i].text), ok[i].kb_base, &v);
+
+		CHECK(st, ret == 0 && v == ok[i].want, "fio '%s' (kb_base %u) -> %d %llu",
+		      ok[i].text, ok[i].kb_base, ret, (unsigned long long)v);
+	}
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		v = 12345;
+		CHECK(st, parse_fio_size(malformed[i], strlen(malformed[i]), 1024, &v) == -EINVAL &&
+		      v == 12345, "fio '%s' should be refused, untouched", malformed[i]);
+	}
+	CHECK(st, parse_fio_size("4k-16k", 2, 1024, &v) == 0 && v == 4096, "a length bounds the text");
+	CHECK(st, parse_fio_size("4k", 2, 512, &v) == -EINVAL, "kb_base 512 refused");
+	CHECK(st, parse_fio_size("16384p", 6, 1024, &v) == -ERANGE, "2^64 bytes overflows");
 }
 
 static void durations(struct check_state *st)
@@ -103,6 +139,7 @@ int main(void)
 	struct check_state st = { 0, 0 };
 
 	sizes(&st);
+	fio_sizes(&st);
 	durations(&st);
 	counts(&st);
 	formatting(&st);

@@ -1,0 +1,55 @@
+/*
+ * import_fio.h — internal to import_fio.c and import_fio_job.c: the file
+ * being read and the workload of one of its jobs[] entries, as told by its
+ * options, by fio's defaults, by its name (fio 2.x records no options) and
+ * by its own totals. The rules are in import.h.
+ */
+#ifndef IOMODEL_IMPORT_FIO_H
+#define IOMODEL_IMPORT_FIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "import.h"
+
+struct fio_file {
+	struct point_set *ps;
+	const char *name;		/* the input, first in every message */
+	struct errmsg *err;
+	struct import_warnings *warn;	/* may be NULL */
+	const json_t *jobs;		/* jobs[], or client_stats[] of fio --client */
+	const json_t *global;		/* "global options": an object, an array
+					   (one per server, fio --client), or NULL */
+	size_t *server;			/* with an array: entry i's server, else NULL */
+};
+
+/*
+ * The global options of entry i: the object, or for fio --client with
+ * several servers the element of the entry's server (servers numbered by
+ * their first entry); NULL when there are none.
+ */
+const json_t *fio_entry_global(const struct fio_file *f, size_t i);
+
+/* A jobs[] entry's workload. */
+struct fio_job {
+	bool random;
+	uint64_t bs[2];		/* indexed by enum io_op */
+	uint64_t ba[2];
+	unsigned depth;		/* IOs in flight per job: iodepth, 1 for sync engines */
+	unsigned numjobs;
+	bool group_reporting;
+};
+
+/*
+ * Tell the workload of entry i. Returns 0 with *job filled; 1 when it
+ * cannot be told (mixed request sizes, no size anywhere, an option fio
+ * would not have taken), with the reason in why[]; -errno with f->err
+ * filled for malformed JSON.
+ */
+int fio_job_resolve(const struct fio_file *f, size_t i, struct fio_job *job, char *why,
+		    size_t why_len);
+
+#endif
