@@ -52,6 +52,16 @@ static void print_device(FILE *f, const struct sim_report *d)
 			(unsigned long long)d->faults.bit_flips);
 }
 
+/* "no IO", "virtual clock", "O_DIRECT" or "buffered" */
+static const char *run_mode(const struct run_info *info)
+{
+	if (!strcmp(info->target_kind, "null"))
+		return "no IO";
+	if (!strcmp(info->target_kind, "sim"))
+		return "virtual clock";
+	return info->direct ? "O_DIRECT" : "buffered";
+}
+
 static const char *job_label(const struct run_info *info)
 {
 	return info->job_label ? info->job_label : "job";
@@ -64,8 +74,9 @@ static void print_rows(FILE *f, const struct run_info *info, const char *label, 
 		       const struct job_spec *specs, const struct run_result *results,
 		       const int *cpus)
 {
-	fprintf(f, "\n%-5s %4s %-6s %12s %12s %10s %9s  latency in us: %9s %9s %9s %9s\n",
-		label, "cpu", "op", "IOs", "IOPS", "MiB/s", "seconds", "mean", "p50", "p99", "max");
+	/* 80 columns: 44 of IOs and throughput, four latencies of 9 (in us) */
+	fprintf(f, "\n%-4s %3s %-5s %9s %10s %8s %8s %8s %8s %8s\n", label, "cpu", "op", "IOs",
+		"IOPS", "MiB/s", "mean us", "p50 us", "p99 us", "max us");
 	for (unsigned j = 0; j < count; j++) {
 		struct run_info one = *info;
 		struct op_summary sum[2];
@@ -75,15 +86,14 @@ static void print_rows(FILE *f, const struct run_info *info, const char *label, 
 		one.spec = &specs[j];
 		n = run_summaries(&one, &results[j], sum, idx);
 		for (unsigned i = 0; i < n; i++) {
-			fprintf(f, "%-5u ", j);
+			fprintf(f, "%-4u ", j);
 			if (cpus)
-				fprintf(f, "%4d ", cpus[j]);
+				fprintf(f, "%3d ", cpus[j]);
 			else
-				fprintf(f, "%4s ", "-");
-			fprintf(f, "%-6s %12llu %12.*f %10.*f %9.3f %15s", sum[i].op,
-				(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 1,
-				sum[i].iops, sum[i].mib_s < 1 ? 5 : 2, sum[i].mib_s,
-				sum[i].seconds, "");
+				fprintf(f, "%3s ", "-");
+			fprintf(f, "%-5s %9llu %10.*f %8.*f", sum[i].op,
+				(unsigned long long)sum[i].ios, sum[i].iops < 100 ? 3 : 0, sum[i].iops,
+				sum[i].mib_s < 1 ? 4 : sum[i].mib_s < 100 ? 2 : 0, sum[i].mib_s);
 			print_us(f, sum[i].lat_us[1]);
 			print_us(f, sum[i].lat_us[2]);
 			print_us(f, sum[i].lat_us[5]);
@@ -160,15 +170,12 @@ int run_output_table(FILE *f, const struct run_info *info, const struct run_resu
 	format_size(size, sizeof(size), info->target_size);
 	format_size(region, sizeof(region), s->length);
 	fprintf(f, "%s %s, queue depth %u", info->rw, bs, s->qd);
-	if (info->jobs > 1)
-		fprintf(f, " per %s x %u %ss%s (%u IOs outstanding)", job_label(info), info->jobs,
-			job_label(info), info->split ? " on slices of the region" : "",
-			info->total_qd);
-	fprintf(f, ", %s, %s%s\n", info->engine,
-		!strcmp(info->target_kind, "null") ? "no IO"
-		: !strcmp(info->target_kind, "sim") ? "virtual clock"
-		: info->direct ? "O_DIRECT" : "buffered",
+	fprintf(f, "%s%s, %s, %s%s\n", info->jobs > 1 ? " per " : "",
+		info->jobs > 1 ? job_label(info) : "", info->engine, run_mode(info),
 		r->interrupted ? " (interrupted)" : "");
+	if (info->jobs > 1)		/* a line of its own: the header stays in 80 columns */
+		fprintf(f, "%u %ss%s, %u IOs outstanding\n", info->jobs, job_label(info),
+			info->split ? " on slices of the region" : "", info->total_qd);
 	errmsg_escape(target, sizeof(target), info->target);
 	fprintf(f, "target %s (%s, %s)\nregion %s at offset %llu, %.3f s measured\n\n",
 		target, info->target_kind, size, region,

@@ -73,10 +73,12 @@ void verify_summary(char *buf, size_t n, const struct verify_result *v)
 void verify_output_table(FILE *f, const struct verify_result *v)
 {
 	char line[512];
+	const char *why;
 
 	if (v->mode == VERIFY_OFF)
 		return;
-	fprintf(f, "verify: generation %llu, %llu-byte blocks, %llu written, %llu checked",
+	/* two lines, so that the table stays in 80 columns */
+	fprintf(f, "verify: generation %llu, %llu-byte blocks\n        %llu written, %llu checked",
 		(unsigned long long)v->generation, (unsigned long long)v->block_bytes,
 		(unsigned long long)v->blocks_written, (unsigned long long)v->blocks_checked);
 	if (v->pass_ios)
@@ -95,7 +97,13 @@ void verify_output_table(FILE *f, const struct verify_result *v)
 				(unsigned long long)v->count[k],
 				(unsigned long long)v->first_offset[k]);
 	verify_describe_first(line, sizeof(line), v);
-	fprintf(f, "verify: first failure: %s\n", line);
+	/* "KIND at offset N: WHY": the why on a line of its own (80 columns) */
+	why = strstr(line, ": ");
+	if (why)
+		fprintf(f, "verify: first failure: %.*s\n        %s\n", (int)(why - line), line,
+			why + 2);
+	else
+		fprintf(f, "verify: first failure: %s\n", line);
 }
 
 static json_t *first_json(const struct verify_result *v)

@@ -50,6 +50,10 @@ ok "table has a read row with 1000 IOs" grep -Eq '^read +1000 ' "$work/r.txt"
 "$IOMODEL" run --target 'sim:ocz-core,fault_eio=1m-2m' --rw randrw --bs 64k --ios 100 \
 	>>"$work/wide.txt" 2>/dev/null
 "$IOMODEL" run --target sim:wd6400aaks --rw randwrite --bs 512 --ios 40 >>"$work/wide.txt"
+"$IOMODEL" run --target null --rw randrw --qd 64 --ios 100000 --jobs 16 --split --per-job \
+	>>"$work/wide.txt"
+"$IOMODEL" run --target 'sim:ssd,capacity=64m,spare=0.5,fault_lost_write_rate=0.1' --rw randwrite \
+	--qd 4 --ios 2000 --verify >>"$work/wide.txt" 2>/dev/null
 ok "tables fit 80 columns ($(awk '{ if (length > n) n = length } END { print n }' "$work/wide.txt") at most)" \
 	awk 'length > 80 { exit 1 }' "$work/wide.txt"
 ok "wide table still has its rows" [ "$(grep -Ec '^(read|write) ' "$work/wide.txt")" -ge 8 ]
