@@ -26,6 +26,8 @@ struct errmsg;
 int exit_status_of_error(int ret);
 void print_new_notices(const struct measure_target *m, unsigned *printed);
 int report_run_error(const struct run_result *r, const struct errmsg *err);
+struct run_error;
+int report_io_error(const struct run_error *e, const struct errmsg *err);
 
 struct drive_model;
 /*
@@ -54,6 +56,8 @@ void cmd_qd_usage(FILE *f);
 int cmd_state(int argc, char **argv);
 void cmd_state_usage(FILE *f);
 int cmd_report(int argc, char **argv);
+void cmd_replay_usage(FILE *f);
+int cmd_replay(int argc, char **argv);
 void cmd_report_usage(FILE *f);
 
 #endif

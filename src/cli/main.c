@@ -27,6 +27,8 @@ static void usage(FILE *f)
 	      "  qd         one workload at queue depths 1 to 256: IOPS, latency\n"
 	      "             percentiles and the queue-depth model (IOMeter)\n"
 	      "  state      random writes fresh, used and after TRIM, each to steady state\n"
+	      "  replay     replay a block trace (DiskSim, blkparse) on a drive: service\n"
+	      "             and response times, IOPS, MiB/s\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
 	      "  sim        list the simulated drives, show their parameters\n"
 	      "             (see 'iomodel sim --help'); run them as --target sim:NAME\n"
@@ -78,6 +80,8 @@ int main(int argc, char **argv)
 		return cmd_qd(argc - 1, argv + 1);
 	if (!strcmp(cmd, "state"))
 		return cmd_state(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "iomodel: unknown command '%s' (try 'iomodel --help')\n", cmd);

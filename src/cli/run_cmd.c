@@ -45,8 +45,11 @@ void print_new_notices(const struct measure_target *m, unsigned *printed)
 
 int report_run_error(const struct run_result *r, const struct errmsg *err)
 {
-	const struct run_error *e = &r->error;
+	return report_io_error(&r->error, err);
+}
 
+int report_io_error(const struct run_error *e, const struct errmsg *err)
+{
 	if (!e->set) {
 		fprintf(stderr, "iomodel: %s\n", err->text);
 	} else if (e->result < 0) {

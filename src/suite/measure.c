@@ -12,8 +12,6 @@
 #include "backend/sim.h"
 #include "engine/offsets.h"
 
-/* Above this, queue slots share IO buffers (see io_buffers_alloc). */
-#define BUFFER_MEMORY_LIMIT (1ULL << 30)
 
 static const char uring_workers_notice[] =
 	"io_uring handed the IOs to kernel worker threads (the target does not take "
@@ -129,12 +127,11 @@ int measure_check_job(const struct measure_target *m, struct job_spec *s, struct
 	return 0;
 }
 
-/* Open the backend for the target; may lower spec->qd (psync) with a notice. */
-static int open_backend(struct measure_target *m, struct job_spec *spec,
-			const struct io_buffers *bufs, struct backend **be, struct errmsg *err)
+int measure_backend_open(struct measure_target *m, unsigned *qd, const struct io_buffers *bufs,
+			 struct backend **be, struct errmsg *err)
 {
 	struct backend_params params = {
-		.fd = m->t.fd, .queue_depth = spec->qd, .buffers = bufs->base,
+		.fd = m->t.fd, .queue_depth = *qd, .buffers = bufs->base,
 		.buffer_count = bufs->count, .buffer_size = bufs->size,
 	};
 	struct errmsg notice;
@@ -149,13 +146,24 @@ static int open_backend(struct measure_target *m, struct job_spec *spec,
 		return ret;
 	if (notice.text[0])
 		add_notice(m, notice.text);
-	if (!strcmp(backend_name(*be), "psync") && spec->qd > 1) {
+	if (!strcmp(backend_name(*be), "psync") && *qd > 1) {
 		errmsg_set(&notice, 0, "psync does one IO at a time; running at queue depth 1, "
-			   "not %u", spec->qd);
+			   "not %u", *qd);
 		add_notice(m, notice.text);
-		spec->qd = 1;
+		*qd = 1;
 	}
 	return 0;
+}
+
+void measure_backend_close(struct measure_target *m, struct backend *be)
+{
+	if (m->t.kind == TARGET_SIM) {
+		sim_backend_counters(be, &m->report.counters, &m->report.faults);
+		m->sim_clock_ns = backend_now_ns(be);
+	}
+	if (!strcmp(backend_name(be), "io_uring") && uring_worker_threads())
+		add_notice(m, uring_workers_notice);
+	backend_close(be);
 }
 
 int measure_run(struct measure_target *m, struct job_spec *spec,
@@ -168,11 +176,11 @@ int measure_run(struct measure_target *m, struct job_spec *spec,
 	int ret;
 
 	/* only real devices look at the data: elsewhere one untouched buffer serves all */
-	if (io_buffers_alloc(&bufs, spec->bs, spec->qd, real ? BUFFER_MEMORY_LIMIT : spec->bs,
+	if (io_buffers_alloc(&bufs, spec->bs, spec->qd, real ? MEASURE_BUFFER_LIMIT : spec->bs,
 			     spec->seed, real))
 		return errmsg_set(err, -ENOMEM, "out of memory for %u buffers of %llu bytes",
 				  spec->qd, (unsigned long long)spec->bs);
-	ret = open_backend(m, spec, &bufs, &be, err);
+	ret = measure_backend_open(m, &spec->qd, &bufs, &be, err);
 	if (ret) {
 		io_buffers_release(&bufs);
 		return ret;
@@ -185,15 +193,9 @@ int measure_run(struct measure_target *m, struct job_spec *spec,
 	};
 	err->text[0] = '\0';
 	ret = engine_run(spec, be, &bufs, stop, r, err);
-	if (m->t.kind == TARGET_SIM) {
-		sim_backend_counters(be, &m->report.counters, &m->report.faults);
-		m->sim_clock_ns = backend_now_ns(be);
-	}
-	if (!strcmp(info->engine, "io_uring") && uring_worker_threads()) {
-		add_notice(m, uring_workers_notice);
+	if (!strcmp(info->engine, "io_uring") && uring_worker_threads())
 		info->notice = uring_workers_notice;
-	}
-	backend_close(be);
+	measure_backend_close(m, be);
 	io_buffers_release(&bufs);
 	return ret;
 }
