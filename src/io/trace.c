@@ -166,6 +166,8 @@ static int blkparse_line(const struct line_fields *lf, char action, struct trace
 	rwbs = lf->f[6];
 	if (strchr(rwbs, 'D') || (!strchr(rwbs, 'R') && !strchr(rwbs, 'W')))
 		return 0;	/* discard, flush or no data */
+	if ((lf->n < 10 || strcmp(lf->f[8], "+")) && strchr(rwbs, 'F'))
+		return 0;	/* a flush without data */
 	if (lf->n < 10 || strcmp(lf->f[8], "+"))
 		return errmsg_set(err, -EINVAL, "%s:%u: a %c event without 'SECTOR + COUNT'",
 				  path, r->line, action);
