@@ -30,10 +30,11 @@ struct replay_cli {
 	bool device_set;
 	bool json;
 	const char *trace_path;
+	const char *log_path;	/* --log: one CSV line per request */
 };
 
 enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_ENGINE, OPT_BUFFERED, OPT_SEED,
-       OPT_FORMAT, OPT_SPEED, OPT_QD, OPT_DEVICE, OPT_JSON };
+       OPT_FORMAT, OPT_SPEED, OPT_QD, OPT_DEVICE, OPT_LOG, OPT_JSON };
 
 static const struct option replay_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
@@ -47,6 +48,7 @@ static const struct option replay_long_options[] = {
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "qd", required_argument, NULL, OPT_QD },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -77,6 +79,9 @@ void cmd_replay_usage(FILE *f)
 	      "  --qd N               most requests in flight, 1 to 1024 (32)\n"
 	      "  --device N           replay only the requests of device N (blkparse:\n"
 	      "                       MAJ * 1048576 + MIN)\n"
+	      "  --log FILE           write one CSV line per completed request: line of the\n"
+	      "                       trace, op, offset, bytes, service_ms (and measured_ms\n"
+	      "                       for a validation trace)\n"
 	      "  --json               the result as JSON (schema iomodel.replay/1)\n", f);
 }
 
@@ -93,6 +98,7 @@ static int apply_replay_option(void *ctx, int id, const char *arg)
 	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->json = true; break;
+	case OPT_LOG: o->log_path = arg; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->ro.seed); break;
 	case OPT_DEVICE:
 		ret = count_opt("--device", arg, 0, UINT32_MAX, &o->device);
@@ -221,6 +227,34 @@ static int print_result(const struct replay_cli *o, const struct measure_target 
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/* --log: the per-request CSV. 0 or EXIT_FAILED after a message. */
+static int write_log(const char *path, const struct trace *t, const struct replay_result *r)
+{
+	FILE *f = fopen(path, "w");
+	int bad_write;
+
+	if (!f)
+		return fprintf(stderr, "iomodel: --log '%s': %s\n", path, strerror(errno)),
+		       EXIT_FAILED;
+	fprintf(f, t->measured ? "line,op,offset,bytes,service_ms,measured_ms\n"
+			       : "line,op,offset,bytes,service_ms\n");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct trace_req *q = &t->reqs[i];
+
+		if (!r->service_ns[i])
+			continue;	/* not completed */
+		fprintf(f, "%u,%s,%llu,%u,%.6f", q->line, io_op_name(q->op),
+			(unsigned long long)q->offset, q->length, (double)r->service_ns[i] / 1e6);
+		if (t->measured)
+			fprintf(f, ",%.6f", (double)q->measured_ns / 1e6);
+		fputc('\n', f);
+	}
+	bad_write = ferror(f);
+	if (fclose(f) || bad_write)
+		return fprintf(stderr, "iomodel: --log '%s': write failed\n", path), EXIT_FAILED;
+	return 0;
+}
+
 static int replay_on(struct replay_cli *o, struct measure_target *m, struct trace *t,
 		     const volatile sig_atomic_t *stop)
 {
@@ -241,6 +275,8 @@ static int replay_on(struct replay_cli *o, struct measure_target *m, struct trac
 	status = ret ? report_io_error(&r->error, &err)
 		     : r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 	if (print_result(o, m, t, r) && status == EXIT_OK)
+		status = EXIT_FAILED;
+	if (o->log_path && write_log(o->log_path, t, r) && status == EXIT_OK)
 		status = EXIT_FAILED;
 	replay_result_release(r);
 	free(r);

@@ -79,6 +79,17 @@ assert 0 <= d["demerit_ms"] < 50, d["demerit_ms"]
 PY
 "$IOMODEL" replay --target sim:wd6400aaks --format validate "$work/v.trace" >"$work/v.txt"
 ok "validate: the text output prints the demerit" grep -q "^demerit [0-9.]* ms" "$work/v.txt"
+"$IOMODEL" replay --target sim:wd6400aaks --format validate --log "$work/v.csv" "$work/v.trace" >/dev/null
+ok "--log: one CSV line per request, in trace order, with the measured time" python3 - "$work/v.csv" "$work/v.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+assert [int(r["line"]) for r in rows] == [1, 2, 3, 4], rows
+assert [r["op"] for r in rows] == ["read", "read", "write", "read"]
+assert float(rows[2]["measured_ms"]) == 11.0 and int(rows[2]["bytes"]) == 8192
+mean = sum(float(r["service_ms"]) for r in rows) / 4
+assert abs(mean - d["service"]["mean_ms"]) < 1e-3, (mean, d["service"])
+PY
 
 ok "null target, as fast" bash -c "'$IOMODEL' replay --target null --size 64g --speed asfast '$work/rand.trace' | grep -q 'completed 200: 200 reads'"
 # a real file: reads of a new file; writes over an existing one need --destroy-data
