@@ -128,31 +128,32 @@ static void test_demerit(struct check_state *st)
 	CHECK(st, demerit(a, 0, c, 2) < 0, "empty");
 }
 
-static int open_sim(struct measure_target *m, const char *path)
+/* A fresh simulated WD6400AAKS and a result to fill; 0, or -1 after a failed check. */
+static int setup(struct check_state *st, struct measure_target *m, struct replay_result **r)
 {
-	struct target_request req = { .path = path, .direct = true, .writes = true };
+	struct target_request req = { .path = "sim:wd6400aaks", .direct = true, .writes = true };
 	struct errmsg err;
-	int ret = measure_open(m, &req, BACKEND_IO_URING, 1, &err);
+	int ret;
 
+	*r = malloc(sizeof(**r));
+	ret = *r ? measure_open(m, &req, BACKEND_IO_URING, 1, &err) : -ENOMEM;
+	CHECK(st, ret == 0, "setup: %s", *r ? err.text : "out of memory");
 	if (ret)
-		printf("open %s: %s\n", path, err.text);
-	return ret;
+		free(*r);
+	return ret ? -1 : 0;
 }
 
 /* Timed: two requests 100 ms apart on a drive that serves each in ~ms. */
 static void test_replay_timed(struct check_state *st)
 {
 	struct replay_options o = { REPLAY_TIMED, 8, 1 };
-	struct replay_result *r = malloc(sizeof(*r));
+	struct replay_result *r;
 	struct measure_target m;
 	struct trace t;
 	struct errmsg err;
 
-	if (!r || open_sim(&m, "sim:wd6400aaks")) {
-		free(r);
-		CHECK(st, 0, "setup");
+	if (setup(st, &m, &r))
 		return;
-	}
 	CHECK(st, trace_parse(&t, "t", "0 0 0 8 1\n100 0 99999 8 1\n200 0 5000000 64 0\n",
 			      TRACE_DISKSIM, &err) == 0, "%s", err.text);
 	CHECK(st, replay_run(&m, &t, &o, NULL, r, &err) == 0, "%s", err.text);
@@ -177,16 +178,13 @@ static void test_replay_timed(struct check_state *st)
 static void test_replay_closed(struct check_state *st)
 {
 	struct replay_options o = { REPLAY_TIMED, 32, 1 };
-	struct replay_result *r = malloc(sizeof(*r));
+	struct replay_result *r;
 	struct measure_target m;
 	struct trace t;
 	struct errmsg err;
 
-	if (!r || open_sim(&m, "sim:wd6400aaks")) {
-		free(r);
-		CHECK(st, 0, "setup");
+	if (setup(st, &m, &r))
 		return;
-	}
 	CHECK(st, trace_parse(&t, "v", "R Miss 0 8 10000 50000\nR Miss 900000 8 10000 50000\n"
 			      "W Miss 400000 8 10000 0\n", TRACE_VALIDATE, &err) == 0, "%s", err.text);
 	CHECK(st, replay_run(&m, &t, &o, NULL, r, &err) == 0, "%s", err.text);
