@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/clock.h"
 
@@ -33,6 +34,26 @@ uint64_t backend_wall_now_ns(struct backend *be)
 {
 	(void)be;
 	return monotonic_ns();
+}
+
+/* Longest sleep between two polls of a wall-clock backend waiting for a deadline. */
+#define POLL_SLEEP_NS 100000ULL
+
+int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
+		       unsigned max_done)
+{
+	if (be->ops->reap_until)
+		return be->ops->reap_until(be, deadline_ns, done, max_done);
+	for (;;) {
+		int n = be->ops->submit_and_reap(be, 0, done, max_done);
+		uint64_t now = monotonic_ns();
+		uint64_t nap;
+
+		if (n || now >= deadline_ns)
+			return n;
+		nap = deadline_ns - now < POLL_SLEEP_NS ? deadline_ns - now : POLL_SLEEP_NS;
+		nanosleep(&(struct timespec){ .tv_nsec = (long)nap }, NULL);
+	}
 }
 
 static int open_one(struct backend **out, enum backend_kind kind,

@@ -48,6 +48,14 @@ struct backend_ops {
 			       struct io_request **done, unsigned max_done);
 	uint64_t (*now_ns)(struct backend *be);
 	void (*close)(struct backend *be);
+	/*
+	 * Optional (NULL in the wall-clock backends, see backend_reap_until):
+	 * hand over the queued requests, then return what completes up to
+	 * `deadline_ns` — possibly nothing, with the clock then at the deadline.
+	 * An open-system replay waits this way for its next arrival.
+	 */
+	int (*reap_until)(struct backend *be, uint64_t deadline_ns,
+			  struct io_request **done, unsigned max_done);
 };
 
 /* Each implementation embeds this as the first member of its own state. */
@@ -83,6 +91,15 @@ static inline uint64_t backend_now_ns(struct backend *be)
 {
 	return be->ops->now_ns(be);
 }
+
+/*
+ * Submit the queued requests and return the completions due by
+ * `deadline_ns`, 0 or more, without waiting past it: the backend's own
+ * reap_until, or else polling (submit_and_reap for 0) and short sleeps on the
+ * wall clock. Returns a count or a negative errno.
+ */
+int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
+		       unsigned max_done);
 
 static inline void backend_close(struct backend *be)
 {

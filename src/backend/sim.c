@@ -140,6 +140,29 @@ static int sim_submit_and_reap(struct backend *be, unsigned min_complete,
 	return (int)n;
 }
 
+static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
+			  unsigned max_done)
+{
+	struct sim_backend *sb = (struct sim_backend *)be;
+	uint64_t device_next, next;
+
+	for (unsigned i = 0; i < sb->queued.count; i++) {
+		int ret = sb->dev->ops->submit(sb->dev, sb->queued.items[i], sb->now);
+
+		if (ret)
+			return ret;
+	}
+	sb->queued.count = 0;
+	device_next = sb->dev->ops->next_completion(sb->dev);
+	next = device_next < req_heap_min(&sb->delayed) ? device_next : req_heap_min(&sb->delayed);
+	if (next > deadline_ns) {
+		if (deadline_ns > sb->now)
+			sb->now = deadline_ns;
+		return 0;
+	}
+	return sim_submit_and_reap(be, 1, done, max_done);	/* nothing queued: reaps `next` */
+}
+
 static uint64_t sim_now(struct backend *be)
 {
 	return ((struct sim_backend *)be)->now;
@@ -159,6 +182,7 @@ static const struct backend_ops sim_ops = {
 	.submit_and_reap = sim_submit_and_reap,
 	.now_ns = sim_now,
 	.close = sim_close,
+	.reap_until = sim_reap_until,
 };
 
 int sim_backend_open(struct backend **out, const struct backend_params *p,

@@ -29,6 +29,8 @@ int report_run_error(const struct run_result *r, const struct errmsg *err);
 /* The same, naming the job ("job 2: read error at …") when `label` is given. */
 int report_job_error(const char *label, unsigned index, const struct run_result *r,
 		     const struct errmsg *err);
+struct run_error;
+int report_io_error(const struct run_error *e, const struct errmsg *err);
 
 struct drive_model;
 /*
@@ -73,6 +75,8 @@ void cmd_qd_usage(FILE *f);
 int cmd_state(int argc, char **argv);
 void cmd_state_usage(FILE *f);
 int cmd_report(int argc, char **argv);
+void cmd_replay_usage(FILE *f);
+int cmd_replay(int argc, char **argv);
 void cmd_report_usage(FILE *f);
 
 #endif

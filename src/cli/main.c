@@ -29,6 +29,8 @@ static void usage(FILE *f)
 	      "  qd         one workload at queue depths 1 to 256: IOPS, latency\n"
 	      "             percentiles and the queue-depth model (IOMeter)\n"
 	      "  state      random writes fresh, used and after TRIM, each to steady state\n"
+	      "  replay     replay a block trace (DiskSim, blkparse) on a drive: service\n"
+	      "             and response times, IOPS, MiB/s\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
 	      "  raid       plan an array from its members: capacity, speed, odds of\n"
 	      "             losing it, link or array as the bottleneck\n"
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
 		return cmd_state(argc - 1, argv + 1);
 	if (!strcmp(cmd, "raid"))
 		return cmd_raid(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	return bad("unknown command '%s' (try 'iomodel --help')", cmd);

@@ -90,6 +90,13 @@ int report_run_error(const struct run_result *r, const struct errmsg *err)
 	return report_job_error(NULL, 0, r, err);
 }
 
+int report_io_error(const struct run_error *e, const struct errmsg *err)
+{
+	struct run_result r = { .error = *e };
+
+	return report_job_error(NULL, 0, &r, err);
+}
+
 /* Under mpirun with --split, this rank's slice of the region. 0 or -EINVAL. */
 static int rank_slice(struct job_spec *spec, const struct ranks *rk, struct errmsg *err)
 {

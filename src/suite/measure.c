@@ -14,8 +14,6 @@
 #include "engine/offsets.h"
 #include "util/units.h"
 
-/* Above this, queue slots share IO buffers (see io_buffers_alloc). */
-#define BUFFER_MEMORY_LIMIT (1ULL << 30)
 
 static const char uring_workers_notice[] =
 	"io_uring handed the IOs to kernel worker threads (the target does not take "
@@ -183,19 +181,19 @@ int measure_check_job(const struct measure_target *m, struct job_spec *s, struct
 	return s->verify ? check_verify(t, s, &probe, err) : 0;
 }
 
-/* Open the backend for the target; may lower spec->qd (psync) with a notice. */
-static int open_backend(struct measure_target *m, struct job_spec *spec,
+/* The backend for up to *qd requests; with `verify`, a simulated drive keeps its data. */
+static int open_backend(struct measure_target *m, unsigned *qd, bool verify,
 			const struct io_buffers *bufs, struct backend **be, struct errmsg *err)
 {
 	struct backend_params params = {
-		.fd = m->t.fd, .queue_depth = spec->qd, .buffers = bufs->base,
+		.fd = m->t.fd, .queue_depth = *qd, .buffers = bufs->base,
 		.buffer_count = bufs->count, .buffer_size = bufs->size,
 	};
 	struct errmsg notice;
 	enum backend_kind kind = m->t.kind == TARGET_NULL ? BACKEND_NULL : m->engine;
 	int ret;
 
-	if (m->t.kind == TARGET_SIM && spec->verify && !m->store &&
+	if (m->t.kind == TARGET_SIM && verify && !m->store &&
 	    sim_store_create(&m->store, SIM_STORE_LIMIT))
 		return errmsg_set(err, -ENOMEM, "out of memory for the simulated drive's data");
 	if (m->t.kind == TARGET_SIM)
@@ -206,13 +204,32 @@ static int open_backend(struct measure_target *m, struct job_spec *spec,
 		return ret;
 	if (notice.text[0])
 		add_notice(m, notice.text);
-	if (!strcmp(backend_name(*be), "psync") && spec->qd > 1) {
+	if (!strcmp(backend_name(*be), "psync") && *qd > 1) {
 		errmsg_set(&notice, 0, "psync does one IO at a time; running at queue depth 1, "
-			   "not %u", spec->qd);
+			   "not %u", *qd);
 		add_notice(m, notice.text);
-		spec->qd = 1;
+		*qd = 1;
 	}
 	return 0;
+}
+
+int measure_backend_open(struct measure_target *m, unsigned *qd, const struct io_buffers *bufs,
+			 struct backend **be, struct errmsg *err)
+{
+	return open_backend(m, qd, false, bufs, be, err);
+}
+
+void measure_backend_close(struct measure_target *m, struct backend *be)
+{
+	if (m->t.kind == TARGET_SIM) {
+		sim_backend_counters(be, &m->report.counters, &m->report.faults);
+		m->report.n_members = sim_backend_member_counters(be, m->report.members,
+								  SIM_MAX_MEMBERS);
+		m->sim_clock_ns = backend_now_ns(be);
+	}
+	if (!strcmp(backend_name(be), "io_uring") && uring_worker_threads())
+		add_notice(m, uring_workers_notice);
+	backend_close(be);
 }
 
 int measure_job_open(struct measure_target *m, struct job_spec *spec, struct measure_job *j,
@@ -223,11 +240,11 @@ int measure_job_open(struct measure_target *m, struct job_spec *spec, struct mea
 	int ret;
 
 	/* only real devices and --verify look at the data: elsewhere one untouched buffer serves all */
-	if (io_buffers_alloc(&j->bufs, spec->bs, spec->qd, own ? BUFFER_MEMORY_LIMIT : spec->bs,
+	if (io_buffers_alloc(&j->bufs, spec->bs, spec->qd, own ? MEASURE_BUFFER_LIMIT : spec->bs,
 			     spec->seed, own))
 		return errmsg_set(err, -ENOMEM, "out of memory for %u buffers of %llu bytes",
 				  spec->qd, (unsigned long long)spec->bs);
-	ret = open_backend(m, spec, &j->bufs, &j->be, err);
+	ret = open_backend(m, &spec->qd, spec->verify, &j->bufs, &j->be, err);
 	if (ret) {
 		io_buffers_release(&j->bufs);
 		return ret;
@@ -244,17 +261,9 @@ int measure_job_open(struct measure_target *m, struct job_spec *spec, struct mea
 
 void measure_job_close(struct measure_target *m, struct measure_job *j, struct run_info *info)
 {
-	if (m->t.kind == TARGET_SIM) {
-		sim_backend_counters(j->be, &m->report.counters, &m->report.faults);
-		m->report.n_members = sim_backend_member_counters(j->be, m->report.members,
-								  SIM_MAX_MEMBERS);
-		m->sim_clock_ns = backend_now_ns(j->be);
-	}
-	if (!strcmp(backend_name(j->be), "io_uring") && uring_worker_threads()) {
-		add_notice(m, uring_workers_notice);
+	if (!strcmp(backend_name(j->be), "io_uring") && uring_worker_threads())
 		info->notice = uring_workers_notice;
-	}
-	backend_close(j->be);
+	measure_backend_close(m, j->be);
 	io_buffers_release(&j->bufs);
 	j->be = NULL;
 }

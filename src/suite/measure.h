@@ -26,6 +26,8 @@
 #include "target/target.h"
 
 #define MEASURE_MAX_NOTICES 4
+/* Above this, queue slots share IO buffers (see io_buffers_alloc). */
+#define MEASURE_BUFFER_LIMIT (1ULL << 30)
 
 struct measure_target {
 	struct target t;
@@ -97,6 +99,16 @@ struct measure_job {
 int measure_job_open(struct measure_target *m, struct job_spec *spec, struct measure_job *j,
 		     struct run_info *info, struct errmsg *err);
 void measure_job_close(struct measure_target *m, struct measure_job *j, struct run_info *info);
+
+/*
+ * For drivers other than the engine (suite/replay.h): the backend of the
+ * target for up to `*qd` requests in flight on `bufs` (may lower *qd to 1,
+ * psync, with a notice), and its closing, which keeps a simulated drive's
+ * clock and counters as measure_run does.
+ */
+int measure_backend_open(struct measure_target *m, unsigned *qd, const struct io_buffers *bufs,
+			 struct backend **be, struct errmsg *err);
+void measure_backend_close(struct measure_target *m, struct backend *be);
 
 /*
  * Discard [offset, offset + length) of a target opened for writes: TRIM on a

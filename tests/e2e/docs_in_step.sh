@@ -115,6 +115,7 @@ check_options state "STATE OPTIONS"
 check_options qd "QD OPTIONS"
 check_options profile "PROFILE OPTIONS"
 check_options raid "RAID OPTIONS"
+check_options replay "REPLAY OPTIONS"
 
 # Every command of `iomodel --help` is in the SYNOPSIS and has a COMMANDS entry.
 "$IOMODEL" --help | awk '/^commands:/{ f = 1; next } /^$/{ f = 0 } f && /^  [a-z]/{ print $1 }' \
