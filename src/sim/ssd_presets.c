@@ -40,7 +40,8 @@ const struct sim_preset sim_ssd_presets[] = {
 	  "RiDATA NSSD-S25-64 (JMF602, MLC): block FTL, 11 MiB merge unit, 247.5 ms writes" },
 	{ "intel-x25m-g2", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=152587.5m,page_kib=4,erase_block_kib=512,"
-	  "channels=10,read_us=50,program_us=390,erase_ms=2,bus_mib_s=250,cmd_us=135,"
+	  "channels=10,read_us=42,program_us=390,erase_ms=2,bus_mib_s=250,cmd_us=5,"
+	  "write_cmd_us=69,cmd_busy_us=27,write_busy_us=110,"
 	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=256,time_spread=0.3,"
 	  "stall_rate=0.00001,stall_ms=200",
 	  "Intel X25-M G2 160 GB (34 nm MLC): page FTL, 10 channels, TRIM" },
