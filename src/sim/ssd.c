@@ -6,11 +6,16 @@
  * (ssd_block_ftl.c, ssd_page_ftl.c); this file only books it in time.
  *
  * A request submitted at `now`:
- *   1. waits for the controller, which takes one command at a time, and, when
- *      `ncq` commands are already in service, for the first of them to end
- *      (ncq_free_at); then the controller spends cmd_us on it (spread by
- *      time_spread, and after a firmware stall of stall_ms with chance
- *      stall_rate). That instant is t0.
+ *   1. waits for the controller's front end, which takes one command at a
+ *      time, and, when `ncq` commands are already in service, for the first
+ *      of them to end (ncq_free_at); after a firmware stall of stall_ms with
+ *      chance stall_rate it enters. Its data moves cmd_us later (write_cmd_us
+ *      for writes): that instant is t0. A command that does not start where
+ *      the previous one of its direction ended holds the front end
+ *      cmd_busy_us (write_busy_us): the mapping work of a scattered address,
+ *      less than the latency for a pipelined front end, more for firmware
+ *      work after the data moves. A continuing one holds it for its latency.
+ *      Both times are spread by time_spread, with one draw.
  *   2. read: the FTL books the page reads on their channels from t0. The bus
  *      carries the data once the first page is read; the request is done
  *      when the bus transfer is over and the last page, read, has crossed it.
@@ -22,7 +27,8 @@
  *
  * Invariants:
  *   1. The busy-until times (controller, bus, each channel) never decrease.
- *   2. A request completes no earlier than now + cmd_us, and no earlier than
+ *   2. A request completes no earlier than now + its command latency
+ *      (cmd_us or write_cmd_us, less the spread), and no earlier than
  *      its own transfer and flash work (less `drain` for cached writes).
  *   3. The hot path is integer arithmetic on state set at create(); the same
  *      configuration, seed and request sequence give the same completion
@@ -124,10 +130,27 @@ static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t
 	return ret;
 }
 
+/*
+ * A command entering the front end at `start`: it holds the front end `busy`
+ * ns and its data moves `lat` ns after it entered (both spread by one draw,
+ * so busy = lat, the default, is the one-at-a-time controller). Returns t0.
+ */
+static uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
+{
+	if (d->t.spread_q32) {
+		uint64_t spread = ssd_spread(d, lat);
+
+		busy = busy == lat ? spread : lat ? busy * spread / lat : ssd_spread(d, busy);
+		lat = spread;
+	}
+	d->ctrl_free = start + busy;
+	return start + lat;
+}
+
 static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t now)
 {
 	struct ssd_dev *d = (struct ssd_dev *)sd;
-	uint64_t start, done;
+	uint64_t start, done, busy;
 	int ret;
 
 	if (!req->length || req->offset > sd->capacity ||
@@ -138,12 +161,15 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
 	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
 		start += d->t.stall;	/* firmware housekeeping holds the controller */
-	d->ctrl_free = start + (d->t.spread_q32 ? ssd_spread(d, d->t.cmd) : d->t.cmd);
 	if (req->op == IO_READ) {
-		done = ssd_read(d, req, d->ctrl_free);
+		busy = req->offset == d->next_read ? d->t.cmd : d->t.busy;
+		d->next_read = req->offset + req->length;
+		done = ssd_read(d, req, front_end(d, start, d->t.cmd, busy));
 		ret = 0;
 	} else {
-		ret = ssd_write(d, req, d->ctrl_free, &done);
+		busy = req->offset == d->next_write ? d->t.wcmd : d->t.wbusy;
+		d->next_write = req->offset + req->length;
+		ret = ssd_write(d, req, front_end(d, start, d->t.wcmd, busy), &done);
 	}
 	req->result = ret ? ret : (int64_t)req->length;
 	return req_heap_push(&d->inflight, done, req);
@@ -206,6 +232,9 @@ static uint64_t ns(double v)
 static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 {
 	d->t.cmd = ns(c->cmd_us * 1e3);
+	d->t.wcmd = c->write_cmd_us < 0 ? d->t.cmd : ns(c->write_cmd_us * 1e3);
+	d->t.busy = c->cmd_busy_us < 0 ? d->t.cmd : ns(c->cmd_busy_us * 1e3);
+	d->t.wbusy = c->write_busy_us < 0 ? d->t.wcmd : ns(c->write_busy_us * 1e3);
 	d->t.read = ns(c->read_us * 1e3);
 	d->t.prog = ns(c->program_us * 1e3);
 	d->t.erase = ns(c->erase_ms * 1e6);

@@ -6,8 +6,15 @@
  *
  * The drive is a controller in front of `channels` flash channels. Pages
  * are read and programmed, erase blocks erased, each taking a channel's
- * time; the host interface moves data at `bus_mib_s`; the controller spends
- * `cmd_us` on every command, one command at a time. Two flash translation
+ * time; the host interface moves data at `bus_mib_s`. The controller's front
+ * end takes one command at a time: a read's data starts to move `cmd_us`
+ * after it enters; a command that does not continue the previous one of its
+ * direction (a scattered address: mapping work) holds the front end
+ * `cmd_busy_us`, a continuing one its latency (write_cmd_us, write_busy_us
+ * for writes). Busy = latency (the default) serializes the commands; busy <
+ * latency is a pipelined front end; busy > latency is firmware work after
+ * the data moves, which limits random IOPS at depth but not the latency of
+ * a sequential stream at QD1. Two flash translation
  * layers decide what flash work a host write costs:
  *   block  whole merge units (erase block x channels, striped page by page
  *          over the channels) are mapped; a write that does not cover a
@@ -61,7 +68,10 @@ struct ssd_config {
 	double program_us;		/* per page, per channel */
 	double erase_ms;		/* per erase block, per channel */
 	double bus_mib_s;
-	double cmd_us;			/* controller time per command */
+	double cmd_us;			/* controller time before a read's data moves */
+	double write_cmd_us;		/* the same for a write; < 0: cmd_us */
+	double cmd_busy_us;		/* a scattered read holds the front end; < 0: cmd_us */
+	double write_busy_us;		/* a scattered write holds it; < 0: write_cmd_us */
 	uint64_t ncq;			/* commands in service at once */
 	double spare;			/* fraction of raw flash hidden */
 	bool trim;

@@ -35,7 +35,15 @@ static const struct sim_param ssd_params[] = {
 	P("erase_ms", PARAM_NUMBER, erase_ms, "ms", "erase one erase block (per channel)", 0, 1e4),
 	P("bus_mib_s", PARAM_NUMBER, bus_mib_s, "MiB/s", "host interface transfer rate", 1, 1e6),
 	P("cmd_us", PARAM_NUMBER, cmd_us, "us",
-	  "controller time per command, one command at a time", 0, 1e6),
+	  "controller time from a read command's arrival until its data moves", 0, 1e6),
+	P("write_cmd_us", PARAM_NUMBER, write_cmd_us, "us",
+	  "the same for a write command (-1: cmd_us)", -1, 1e6),
+	P("cmd_busy_us", PARAM_NUMBER, cmd_busy_us, "us",
+	  "a read not continuing the last one holds the controller this long, the next "
+	  "command waits (-1: cmd_us; less: pipelined; more: work after the data moves)",
+	  -1, 1e6),
+	P("write_busy_us", PARAM_NUMBER, write_busy_us, "us",
+	  "the same for a write command (-1: write_cmd_us)", -1, 1e6),
 	P("ncq", PARAM_COUNT, ncq, "", "commands worked on at once (1: no NCQ)", 1, 256),
 	P("spare", PARAM_NUMBER, spare, "",
 	  "fraction of raw flash hidden: raw = capacity/(1-spare), rho = spare/(1-spare)",
@@ -78,6 +86,9 @@ static void ssd_defaults(void *config)
 		.erase_ms = 2,
 		.bus_mib_s = 250,
 		.cmd_us = 100,
+		.write_cmd_us = -1,
+		.cmd_busy_us = -1,
+		.write_busy_us = -1,
 		.ncq = 32,
 		.spare = 0.07,
 		.trim = true,
@@ -269,6 +280,56 @@ static double secs(double bytes, double mib_s)
 	return bytes / (mib_s * MIB);
 }
 
+/* The controller times with their defaults resolved (us). */
+struct cmd_times {
+	double read, write, read_busy, write_busy;
+};
+
+static struct cmd_times cmd_times(const struct ssd_config *c)
+{
+	struct cmd_times t = { c->cmd_us, c->write_cmd_us < 0 ? c->cmd_us : c->write_cmd_us, 0, 0 };
+
+	t.read_busy = c->cmd_busy_us < 0 ? t.read : c->cmd_busy_us;
+	t.write_busy = c->write_busy_us < 0 ? t.write : c->write_busy_us;
+	return t;
+}
+
+static double least(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * 4 KiB random IOPS at depth (ncq > 1: as many commands as ncq in service):
+ * the least of the front end (1 / busy), the bus and the channels' page
+ * reads or programs (a fresh page-FTL drive: no garbage collection). At QD1
+ * the latency adds up instead; with ncq = 1 the ceiling is 1 / (latency
+ * + flash + transfer), the QD1 figure.
+ */
+static void describe_iops(FILE *f, const struct ssd_config *c, const struct ssd_geometry *g)
+{
+	struct cmd_times t = cmd_times(c);
+	double bus = secs(4096, c->bus_mib_s) * 1e6, pages = (4096.0 + (double)g->page - 1) /
+			(double)g->page, rd, wr;
+
+	rd = least(1e6 / (t.read_busy > 0 ? t.read_busy : 1e-9),
+		   least(1e6 / bus, 1e6 * (double)c->channels / (pages * c->read_us + 1e-9)));
+	wr = least(1e6 / (t.write_busy > 0 ? t.write_busy : 1e-9),
+		   least(1e6 / bus, 1e6 * (double)c->channels / (pages * c->program_us + 1e-9)));
+	if (c->ncq <= 1) {
+		rd = least(rd, 1e6 / (t.read + pages * c->read_us + bus));
+		wr = least(wr, 1e6 / (t.write + bus));
+	}
+	line_num(f, "read_iops_max", rd, "IOPS",
+		 "4 KiB random reads at depth: least of front end, bus, channels");
+	if (c->ftl == SSD_FTL_BLOCK)
+		return;		/* a small write merges: write_penalty says it */
+	line_num(f, "write_iops_max", wr, "IOPS",
+		 "4 KiB random writes at depth, fresh drive: front end, bus, channels");
+	line_num(f, "write_latency", (t.write + bus) * 1e-3, "ms",
+		 "4 KiB write at QD1: command, transfer (flash work follows)");
+}
+
 static void describe_block(FILE *f, const struct ssd_config *c, const struct ssd_geometry *g)
 {
 	double merge = (double)g->ppb * (c->read_us + c->program_us) * 1e-3 + c->erase_ms;
@@ -281,7 +342,8 @@ static void describe_block(FILE *f, const struct ssd_config *c, const struct ssd
 		  "a partial write reads, erases and reprograms this much");
 	line_num(f, "merge_penalty", merge, "ms",
 		 "flash time of one merge: unit/read + erase + unit/program");
-	line_num(f, "write_penalty", merge + (c->cmd_us + secs(512, c->bus_mib_s) * 1e6) * 1e-3,
+	line_num(f, "write_penalty",
+		 merge + (cmd_times(c).write + secs(512, c->bus_mib_s) * 1e6) * 1e-3,
 		 "ms", "0.5 KiB random write: command, transfer, one merge");
 }
 
@@ -321,10 +383,14 @@ static void ssd_describe(FILE *f, const void *config)
 		 "large reads, pages on all channels");
 	line_num(f, "read_penalty", (c->cmd_us + c->read_us + secs(512, c->bus_mib_s) * 1e6) * 1e-3,
 		 "ms", "0.5 KiB random read: command, one page read, transfer");
+	line_num(f, "read_latency",
+		 (c->cmd_us + c->read_us + secs(4096, c->bus_mib_s) * 1e6) * 1e-3, "ms",
+		 "4 KiB read at QD1: command, one page read, transfer");
 	if (c->ftl == SSD_FTL_BLOCK)
 		describe_block(f, c, &g);
 	else
 		describe_page(f, c, &g);
+	describe_iops(f, c, &g);
 }
 
 const struct sim_model sim_ssd_model = {

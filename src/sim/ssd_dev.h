@@ -108,7 +108,9 @@ struct ssd_block_ftl {
 };
 
 struct ssd_timing {
-	uint64_t cmd, read, prog, erase;	/* ns */
+	uint64_t cmd, read, prog, erase;	/* ns; cmd: read command latency */
+	uint64_t wcmd;				/* write command latency */
+	uint64_t busy, wbusy;			/* controller occupancy: read, write */
 	uint64_t bus_fs;			/* femtoseconds per byte on the bus */
 	uint64_t drain;				/* write cache: flash time it hides */
 	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
@@ -125,8 +127,9 @@ struct ssd_dev {
 	bool trim;
 	bool write_cache;
 	struct ssd_chan *chan;
-	uint64_t ctrl_free;		/* the controller takes one command at a time */
+	uint64_t ctrl_free;		/* the front end takes one command at a time */
 	uint64_t bus_free;
+	uint64_t next_read, next_write;	/* where the last read, write ended */
 	unsigned ncq;			/* commands in service at once */
 	uint64_t *top;			/* ncq entries of scratch for ncq_free_at() */
 	struct req_heap inflight;	/* holds every command in service */

@@ -2,7 +2,9 @@
  * ssd_presets.c — the seeds' SSDs as settings of the "ssd" model, each
  * calibrated so that measuring the simulation the seeds' way (0.5 KiB random
  * IOs at QD1 for the penalty, 512 MiB random transfers for the STR) gives
- * back the seeds' figures. tests/unit/test_sim_ssd.c holds each to them.
+ * back the seeds' figures, or the maker's spec sheet. tests/unit/test_sim_ssd.c
+ * and tests/e2e/presets.sh (every figure in tests/e2e/data/preset-reference.tsv)
+ * hold each to them.
  *
  * How the numbers follow from the figures (block FTL, 4 KiB pages):
  *   read STR R = channels * page / read_us; read penalty = cmd_us + read_us
@@ -14,7 +16,10 @@
  * The JMF602 had no NCQ and no DRAM cache: ncq=1, write_cache=off.
  *
  * The page-FTL drives: Intel X25-M G2 (10 channels, bus-limited reads,
- * ~100 MiB/s writes, small SRAM write buffer) and SuperTalent UltraDrive GX
+ * ~100 MiB/s writes, small SRAM write buffer; a pipelined front end: its
+ * commands pass the controller in 5 us (reads) and 69 us (writes) but a
+ * random one holds it 27 us and 110 us, which gives Intel's 65 / 85 us at
+ * QD1 and 35 000 / 8 600 IOPS at QD32, see docs/presets.md) and SuperTalent UltraDrive GX
  * (Indilinx Barefoot, 4 channels, 64 MiB DRAM cache, TRIM). For the GX the
  * 4 KiB random write at QD1 is controller-bound on a clean drive and
  * flash-bound (garbage collection at ~7 % spare) on a used one, which gives
@@ -40,7 +45,8 @@ const struct sim_preset sim_ssd_presets[] = {
 	  "RiDATA NSSD-S25-64 (JMF602, MLC): block FTL, 11 MiB merge unit, 247.5 ms writes" },
 	{ "intel-x25m-g2", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=152587.5m,page_kib=4,erase_block_kib=512,"
-	  "channels=10,read_us=50,program_us=390,erase_ms=2,bus_mib_s=250,cmd_us=135,"
+	  "channels=10,read_us=42,program_us=390,erase_ms=2,bus_mib_s=250,cmd_us=5,"
+	  "write_cmd_us=69,cmd_busy_us=27,write_busy_us=110,"
 	  "ncq=32,spare=0.0687,trim=on,write_cache=on,cache_kib=256,time_spread=0.3,"
 	  "stall_rate=0.00001,stall_ms=200",
 	  "Intel X25-M G2 160 GB (34 nm MLC): page FTL, 10 channels, TRIM" },
