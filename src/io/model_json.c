@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/import.h"
 #include "io/json_number.h"
 #include "io/json_text.h"
 #include "model_output.h"
@@ -310,7 +311,10 @@ static int load_op(json_t *o, enum io_op op, bool v1, struct op_model *om, const
 		om->qd.t1_s = v / 1e3;
 		om->qd.sat_iops = json_is_null(json_object_get(qd, "sat_iops")) ? INFINITY
 			: json_number_value(json_object_get(qd, "sat_iops"));
-		om->qd_size = (uint64_t)fmax(0, json_number_value(json_object_get(qd, "size_bytes")));
+		if (!ret && json_object_get(qd, "size_bytes") &&
+		    json_number_u64(json_object_get(qd, "size_bytes"), 0, POINT_SIZE_MAX, &om->qd_size))
+			ret = errmsg_set(err, -EINVAL, "%s: %s.queue_depth.size_bytes: out of range "
+					 "(a whole number of bytes up to 2^53)", path, name);
 		om->has_qd = !ret;
 	}
 	return ret;

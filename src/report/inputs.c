@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "io/import.h"
+#include "io/json_number.h"
 #include "io/model_output.h"
 #include "report/inputs.h"
 #include "util/input_file.h"
@@ -114,14 +115,16 @@ static int load_timeline(struct run_record *r, const json_t *tl)
 static int load_run_record(struct run_record *r, const json_t *job, const json_t *res)
 {
 	const json_t *lat = json_object_get(res, "lat_us");
+	uint64_t v;
 	int ret;
 
 	r->op = strcmp(json_string_value(json_object_get(res, "op")) ?: "", "write")
 		? IO_READ : IO_WRITE;
 	r->random = json_is_true(json_object_get(job, "random"));
-	r->bs = (uint64_t)json_number_value(json_object_get(job, "bs"));
-	r->qd = (unsigned)json_number_value(json_object_get(job, "qd"));
-	r->ios = (uint64_t)json_number_value(json_object_get(res, "ios"));
+	/* the points of the same file were range-checked on import; never cast unchecked */
+	r->bs = json_number_u64(json_object_get(job, "bs"), 1, POINT_SIZE_MAX, &v) ? 0 : v;
+	r->qd = json_number_u64(json_object_get(job, "qd"), 1, 65536, &v) ? 0 : (unsigned)v;
+	r->ios = json_number_u64(json_object_get(res, "ios"), 0, UINT64_MAX / 2, &v) ? 0 : v;
 	r->iops = json_number_value(json_object_get(res, "iops"));
 	r->mib_s = json_number_value(json_object_get(res, "mib_s"));
 	for (int i = 0; i < LAT_KEYS; i++)
