@@ -126,8 +126,7 @@ static int apply_profile_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_ENGINE:
-		if (backend_kind_parse(arg, &o->engine))
-			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		ret = engine_opt(arg, &o->engine);
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}

@@ -109,8 +109,7 @@ static int apply_replay_option(void *ctx, int id, const char *arg)
 		o->ro.qd = (unsigned)v;
 		break;
 	case OPT_ENGINE:
-		if (backend_kind_parse(arg, &o->engine))
-			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		ret = engine_opt(arg, &o->engine);
 		break;
 	case OPT_FORMAT:
 		if (trace_format_parse(arg, &o->format))

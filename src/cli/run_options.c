@@ -176,6 +176,13 @@ int positive_size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int engine_opt(const char *arg, enum backend_kind *out)
+{
+	if (backend_kind_parse(arg, out))
+		return bad("--engine '%s': expected io_uring, libaio or psync", arg);
+	return 0;
+}
+
 int time_opt(const char *name, const char *arg, uint64_t *out)
 {
 	int ret = parse_duration_ns(arg, out);
@@ -342,8 +349,7 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_RAMP: ret = time_opt("--ramp", arg, &s->ramp_ns); break;
 	case OPT_ENGINE:
-		if (backend_kind_parse(arg, &o->engine))
-			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		ret = engine_opt(arg, &o->engine);
 		break;
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;

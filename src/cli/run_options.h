@@ -69,6 +69,8 @@ int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Option values, each checked with a message naming the option: 0 or EXIT_BAD_INPUT. */
 int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
+/* --engine: io_uring, libaio or psync. */
+int engine_opt(const char *arg, enum backend_kind *out);
 /* A size that must not be 0 (--size, --sim-memory). */
 int positive_size_opt(const char *name, const char *arg, uint64_t *out);
 int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);

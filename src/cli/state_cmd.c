@@ -123,8 +123,7 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
 		break;
 	case OPT_ENGINE:
-		if (backend_kind_parse(arg, &o->engine))
-			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		ret = engine_opt(arg, &o->engine);
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}

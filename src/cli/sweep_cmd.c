@@ -174,8 +174,7 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
 	case OPT_ENGINE:
-		if (backend_kind_parse(arg, &o->engine))
-			ret = bad("--engine '%s': expected io_uring, libaio or psync", arg);
+		ret = engine_opt(arg, &o->engine);
 		break;
 	case OPT_RW:
 		o->rw = arg;
