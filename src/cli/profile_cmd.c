@@ -46,22 +46,14 @@ struct profile_result {
 	double burst_mib_s;
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_POINTS, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_WRITE, OPT_ENGINE, OPT_SEED, OPT_JSON, OPT_SIM_MEMORY };
+enum { OPT_POINTS = OPTION_ID_OWN, OPT_BS, OPT_QD, OPT_POINT_TIME, OPT_WRITE, OPT_JSON };
 
 static const struct option profile_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "points", required_argument, NULL, OPT_POINTS },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
 	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
 	{ "write", no_argument, NULL, OPT_WRITE },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -97,13 +89,6 @@ static int apply_profile_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_WRITE: o->write = true; break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_POINTS:
@@ -123,10 +108,6 @@ static int apply_profile_option(void *ctx, int id, const char *arg)
 		ret = time_opt("--point-time", arg, &o->point_ns);
 		if (!ret && !o->point_ns)
 			ret = bad("--point-time: must be positive");
-		break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -302,9 +283,11 @@ int cmd_profile(int argc, char **argv)
 				     .seed = 1, .bs = 1 << 20, .points = 100, .qd = 1 };
 	struct command_line cl = { argv[0], profile_long_options, ":h", cmd_profile_usage,
 				   apply_profile_option, &o };
+	const struct target_options topts = { TOPT_ALL & ~TOPT_BUFFERED, &o.target, &o.engine,
+		&o.seed };
 	struct measure_target m;
 	struct errmsg err;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

@@ -39,24 +39,14 @@ struct qd_row {
 	double lat_ms[5];	/* mean, p50, p99, p99.9, max */
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_SIM_MEMORY };
+enum { OPT_RW = OPTION_ID_OWN, OPT_BS, OPT_QD, OPT_POINT_TIME, OPT_POINT_IOS, OPT_JSON };
 
 static const struct option qd_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
 	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
 	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -93,21 +83,9 @@ static int apply_qd_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
-	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
-		break;
 	case OPT_RW:
 		o->rw = arg;
 		ret = direction_opt(arg, &o->plan.random, &op);
@@ -254,9 +232,10 @@ int cmd_qd(int argc, char **argv)
 	};
 	struct command_line cl = { argv[0], qd_long_options, ":h", cmd_qd_usage,
 				   apply_qd_option, &o };
+	const struct target_options topts = { TOPT_ALL, &o.target, &o.engine, &o.seed };
 	struct measure_target m;
 	struct errmsg err;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

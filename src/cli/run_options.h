@@ -81,6 +81,36 @@ int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint
 /* --rw of a one-direction command: read, write, randread or randwrite. */
 int direction_opt(const char *arg, bool *random, enum io_op *op);
 
+/*
+ * The options that say what to measure and how to reach it, shared by run,
+ * sweep, characterize, qd, profile, state and replay: one table and one way
+ * of applying them, so that each means the same in every command. A command
+ * names the ones it takes (`which`) and where their values go; its own
+ * option ids start at OPTION_ID_OWN.
+ */
+enum target_option {
+	TOPT_TARGET = 1 << 0,		/* --target T */
+	TOPT_SIZE = 1 << 1,		/* --size SIZE, positive */
+	TOPT_SIZE_OR_ZERO = 1 << 2,	/* --size SIZE, 0 the target's own size */
+	TOPT_DESTROY = 1 << 3,		/* --destroy-data */
+	TOPT_KEEP = 1 << 4,		/* --keep */
+	TOPT_SIM_MEMORY = 1 << 5,	/* --sim-memory SIZE */
+	TOPT_ENGINE = 1 << 6,		/* --engine NAME */
+	TOPT_BUFFERED = 1 << 7,		/* --buffered */
+	TOPT_SEED = 1 << 8,		/* --seed N */
+	TOPT_ALL = TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY | TOPT_KEEP | TOPT_SIM_MEMORY |
+		   TOPT_ENGINE | TOPT_BUFFERED | TOPT_SEED,
+};
+
+#define OPTION_ID_OWN 300	/* first id of a command's own long options */
+
+struct target_options {
+	unsigned which;			/* enum target_option bits */
+	struct target_request *target;	/* path, size, destroy_data, keep, sim_memory, direct */
+	enum backend_kind *engine;	/* with TOPT_ENGINE */
+	uint64_t *seed;			/* with TOPT_SEED */
+};
+
 struct option;
 /*
  * Refuse abbreviated long options ("--tar" for "--target"), which getopt_long
@@ -109,5 +139,12 @@ struct command_line {
  * after printing one line.
  */
 int parse_command_line(const struct command_line *cl, int argc, char **argv, int *first_arg);
+
+/*
+ * The same for a command that also takes the target options `t` names:
+ * those are applied by the shared rules, the others by `cl->apply`.
+ */
+int parse_target_command_line(const struct command_line *cl, const struct target_options *t,
+			      int argc, char **argv, int *first_arg);
 
 #endif

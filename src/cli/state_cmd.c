@@ -44,21 +44,14 @@ struct state_options {
 	bool json;
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_BS, OPT_QD, OPT_ROUND, OPT_ROUND_IOS,
-       OPT_MAX_ROUNDS, OPT_ENGINE, OPT_SEED, OPT_JSON, OPT_SIM_MEMORY };
+enum { OPT_BS = OPTION_ID_OWN, OPT_QD, OPT_ROUND, OPT_ROUND_IOS, OPT_MAX_ROUNDS, OPT_JSON };
 
 static const struct option state_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
 	{ "round", required_argument, NULL, OPT_ROUND },
 	{ "round-ios", required_argument, NULL, OPT_ROUND_IOS },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -95,13 +88,6 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE:
-		ret = positive_size_opt("--size", arg, &o->target.size);
-		if (!ret && !o->target.size)
-			ret = bad("--size 0: the span needs at least one request");
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_BS:
 		ret = size_opt("--bs", arg, &o->bs);
@@ -117,13 +103,6 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 	case OPT_MAX_ROUNDS:
 		ret = count_opt("--max-rounds", arg, 5, STEADY_MAX_ROUNDS, &v);
 		o->max_rounds = (unsigned)v;
-		break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -305,12 +284,14 @@ int cmd_state(int argc, char **argv)
 				   .max_rounds = 25 };
 	struct command_line cl = { argv[0], state_long_options, ":h", cmd_state_usage,
 				   apply_state_option, &o };
+	const struct target_options topts = { TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY |
+		TOPT_SIM_MEMORY | TOPT_ENGINE | TOPT_SEED, &o.target, &o.engine, &o.seed };
 	struct steady_result *sr;
 	struct steady_rule rule;
 	struct measure_target m;
 	struct series s;
 	struct errmsg err;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;
