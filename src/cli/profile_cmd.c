@@ -99,11 +99,7 @@ static int apply_profile_option(void *ctx, int id, const char *arg)
 		ret = count_opt("--qd", arg, 1, 1024, &v);
 		o->qd = (unsigned)v;
 		break;
-	case OPT_BS:
-		ret = size_opt("--bs", arg, &o->bs);
-		if (!ret && (o->bs == 0 || o->bs % 512 || o->bs > MAX_BS))
-			ret = bad("--bs '%s': a multiple of 512 up to 2047MiB", arg);
-		break;
+	case OPT_BS: ret = direct_bs_opt(arg, &o->bs); break;
 	case OPT_POINT_TIME:
 		ret = time_opt("--point-time", arg, &o->point_ns);
 		if (!ret && !o->point_ns)
@@ -283,8 +279,8 @@ int cmd_profile(int argc, char **argv)
 				     .seed = 1, .bs = 1 << 20, .points = 100, .qd = 1 };
 	struct command_line cl = { argv[0], profile_long_options, ":h", cmd_profile_usage,
 				   apply_profile_option, &o };
-	const struct target_options topts = { TOPT_ALL & ~TOPT_BUFFERED, &o.target, &o.engine,
-		&o.seed };
+	const struct target_options topts = { .which = TOPT_ALL & ~TOPT_BUFFERED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed };
 	struct measure_target m;
 	struct errmsg err;
 	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);

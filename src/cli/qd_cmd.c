@@ -39,14 +39,10 @@ struct qd_row {
 	double lat_ms[5];	/* mean, p50, p99, p99.9, max */
 };
 
-enum { OPT_RW = OPTION_ID_OWN, OPT_BS, OPT_QD, OPT_POINT_TIME, OPT_POINT_IOS, OPT_JSON };
+enum { OPT_BS = OPTION_ID_OWN, OPT_JSON };
 
 static const struct option qd_long_options[] = {
-	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
-	{ "qd", required_argument, NULL, OPT_QD },
-	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
-	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -78,29 +74,15 @@ void cmd_qd_usage(FILE *f)
 static int apply_qd_option(void *ctx, int id, const char *arg)
 {
 	struct qd_options *o = ctx;
-	uint64_t lo, hi;
-	enum io_op op;
 	int ret = 0;
 
 	switch (id) {
 	case OPT_JSON: o->json = true; break;
-	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
-	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
-	case OPT_RW:
-		o->rw = arg;
-		ret = direction_opt(arg, &o->plan.random, &op);
-		o->plan.read_pct = op == IO_READ ? 100 : 0;
-		break;
 	case OPT_BS:
 		ret = size_opt("--bs", arg, &o->plan.min_bs);
 		if (!ret && (o->plan.min_bs == 0 || o->plan.min_bs > MAX_BS))
 			ret = bad("--bs '%s': expected 1 byte to 2047MiB", arg);
 		o->plan.max_bs = o->plan.min_bs;
-		break;
-	case OPT_QD:
-		ret = range_opt("--qd", arg, true, &lo, &hi);
-		o->plan.min_qd = (unsigned)lo;
-		o->plan.max_qd = (unsigned)hi;
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -232,7 +214,9 @@ int cmd_qd(int argc, char **argv)
 	};
 	struct command_line cl = { argv[0], qd_long_options, ":h", cmd_qd_usage,
 				   apply_qd_option, &o };
-	const struct target_options topts = { TOPT_ALL, &o.target, &o.engine, &o.seed };
+	const struct target_options topts = { .which = TOPT_ALL | TOPT_SERIES,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed,
+		.rw = &o.rw, .plan = &o.plan, .point_ns = &o.point_ns, .point_ios = &o.point_ios };
 	struct measure_target m;
 	struct errmsg err;
 	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);

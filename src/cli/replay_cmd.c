@@ -297,9 +297,10 @@ int cmd_replay(int argc, char **argv)
 	};
 	struct command_line cl = { argv[0], replay_long_options, ":h", cmd_replay_usage,
 				   apply_replay_option, &o };
-	const struct target_options topts = { TOPT_TARGET | TOPT_SIZE_OR_ZERO | TOPT_DESTROY |
-		TOPT_KEEP | TOPT_ENGINE | TOPT_BUFFERED | TOPT_SEED, &o.target, &o.engine,
-		&o.ro.seed };
+	const struct target_options topts = {
+		.which = TOPT_TARGET | TOPT_SIZE_OR_ZERO | TOPT_DESTROY | TOPT_KEEP | TOPT_ENGINE |
+			 TOPT_BUFFERED | TOPT_SEED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.ro.seed };
 	struct measure_target m;
 	struct trace t;
 	struct errmsg err;

@@ -177,6 +177,15 @@ int positive_size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int direct_bs_opt(const char *arg, uint64_t *out)
+{
+	int ret = size_opt("--bs", arg, out);
+
+	if (!ret && (*out == 0 || *out % 512 || *out > MAX_BS))
+		return bad("--bs '%s': a multiple of 512 up to 2047MiB", arg);
+	return ret;
+}
+
 int engine_opt(const char *arg, enum backend_kind *out)
 {
 	if (backend_kind_parse(arg, out))
@@ -211,7 +220,7 @@ int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 /* The ids of the shared target options, below OPTION_ID_OWN. */
 enum target_option_id {
 	TID_TARGET = 256, TID_SIZE, TID_DESTROY, TID_KEEP, TID_SIM_MEMORY, TID_ENGINE,
-	TID_BUFFERED, TID_SEED, TID_END
+	TID_BUFFERED, TID_SEED, TID_RW, TID_QD, TID_POINT_TIME, TID_POINT_IOS, TID_END
 };
 _Static_assert(TID_END <= OPTION_ID_OWN, "target option ids overlap commands' own");
 
@@ -227,10 +236,38 @@ static const struct {
 	{ TOPT_ENGINE, { "engine", required_argument, NULL, TID_ENGINE } },
 	{ TOPT_BUFFERED, { "buffered", no_argument, NULL, TID_BUFFERED } },
 	{ TOPT_SEED, { "seed", required_argument, NULL, TID_SEED } },
+	{ TOPT_SERIES, { "rw", required_argument, NULL, TID_RW } },
+	{ TOPT_SERIES, { "qd", required_argument, NULL, TID_QD } },
+	{ TOPT_SERIES, { "point-time", required_argument, NULL, TID_POINT_TIME } },
+	{ TOPT_SERIES, { "point-ios", required_argument, NULL, TID_POINT_IOS } },
 };
 
 #define TARGET_OPTIONS (sizeof(target_option_table) / sizeof(target_option_table[0]))
 #define MAX_OPTIONS 64	/* a command's own long options plus the target options */
+
+static int apply_series_option(const struct target_options *t, int id, const char *arg)
+{
+	struct sweep_plan *plan = t->plan;
+	uint64_t lo, hi;
+	enum io_op op;
+	int ret;
+
+	switch (id) {
+	case TID_RW:
+		*t->rw = arg;
+		ret = direction_opt(arg, &plan->random, &op);
+		plan->read_pct = op == IO_READ ? 100 : 0;
+		return ret;
+	case TID_QD:
+		ret = range_opt("--qd", arg, true, &lo, &hi);
+		plan->min_qd = (unsigned)lo;
+		plan->max_qd = (unsigned)hi;
+		return ret;
+	case TID_POINT_TIME: return time_opt("--point-time", arg, t->point_ns);
+	case TID_POINT_IOS: return count_opt("--point-ios", arg, 1, INT64_MAX, t->point_ios);
+	default: return EXIT_BAD_INPUT;
+	}
+}
 
 static int apply_target_option(const struct target_options *t, int id, const char *arg)
 {
@@ -248,7 +285,7 @@ static int apply_target_option(const struct target_options *t, int id, const cha
 	case TID_ENGINE: return engine_opt(arg, t->engine);
 	case TID_BUFFERED: target->direct = false; return 0;
 	case TID_SEED: return count_opt("--seed", arg, 0, INT64_MAX, t->seed);
-	default: return EXIT_BAD_INPUT;
+	default: return apply_series_option(t, id, arg);
 	}
 }
 
@@ -259,7 +296,9 @@ static void merge_option_tables(const struct command_line *cl, const struct targ
 	size_t n = 0;
 
 	BUG_ON(t && (!t->target || ((t->which & TOPT_ENGINE) && !t->engine) ||
-		     ((t->which & TOPT_SEED) && !t->seed)));
+		     ((t->which & TOPT_SEED) && !t->seed) ||
+		     ((t->which & TOPT_SERIES) &&
+		      (!t->rw || !t->plan || !t->point_ns || !t->point_ios))));
 	for (const struct option *p = cl->table; p->name; p++) {
 		BUG_ON(t && p->val >= TID_TARGET && p->val < TID_END);
 		BUG_ON(n + 1 >= MAX_OPTIONS);
@@ -535,7 +574,8 @@ int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->engine = BACKEND_IO_URING;
 	ret = parse_target_command_line(&(struct command_line){ "run", run_long_options, ":h",
 			cmd_run_usage, apply_run_option, o },
-			&(struct target_options){ TOPT_ALL, &o->target, &o->engine, &o->spec.seed },
+			&(struct target_options){ .which = TOPT_ALL, .target = &o->target,
+						  .engine = &o->engine, .seed = &o->spec.seed },
 			argc, argv, NULL);
 	return ret ? ret : check_options(o);
 }

@@ -12,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "engine/engine.h"
+#include "suite/sweep.h"
 #include "target/target.h"
 
 /* Largest single IO Linux carries in one call (0x7ffff000), rounded down to MiB. */
@@ -69,6 +70,8 @@ int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Option values, each checked with a message naming the option: 0 or EXIT_BAD_INPUT. */
 int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
+/* --bs of a command that always does direct IO: a multiple of 512 up to MAX_BS. */
+int direct_bs_opt(const char *arg, uint64_t *out);
 /* --engine: io_uring, libaio or psync. */
 int engine_opt(const char *arg, enum backend_kind *out);
 /* A size that must not be 0 (--size, --sim-memory). */
@@ -100,6 +103,9 @@ enum target_option {
 	TOPT_SEED = 1 << 8,		/* --seed N */
 	TOPT_ALL = TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY | TOPT_KEEP | TOPT_SIM_MEMORY |
 		   TOPT_ENGINE | TOPT_BUFFERED | TOPT_SEED,
+	/* a series of points (sweep, qd): --rw of one direction, --qd C[:D],
+	 * --point-time TIME, --point-ios N */
+	TOPT_SERIES = 1 << 9,
 };
 
 #define OPTION_ID_OWN 300	/* first id of a command's own long options */
@@ -109,6 +115,10 @@ struct target_options {
 	struct target_request *target;	/* path, size, destroy_data, keep, sim_memory, direct */
 	enum backend_kind *engine;	/* with TOPT_ENGINE */
 	uint64_t *seed;			/* with TOPT_SEED */
+	/* with TOPT_SERIES: */
+	const char **rw;		/* the --rw name */
+	struct sweep_plan *plan;	/* random, read_pct, min_qd, max_qd */
+	uint64_t *point_ns, *point_ios;	/* as given; 0 when not */
 };
 
 struct option;

@@ -89,11 +89,7 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case OPT_JSON: o->json = true; break;
-	case OPT_BS:
-		ret = size_opt("--bs", arg, &o->bs);
-		if (!ret && (o->bs == 0 || o->bs % 512 || o->bs > MAX_BS))
-			ret = bad("--bs '%s': a multiple of 512 up to 2047MiB", arg);
-		break;
+	case OPT_BS: ret = direct_bs_opt(arg, &o->bs); break;
 	case OPT_QD:
 		ret = count_opt("--qd", arg, 1, 1024, &v);
 		o->qd = (unsigned)v;
@@ -284,8 +280,10 @@ int cmd_state(int argc, char **argv)
 				   .max_rounds = 25 };
 	struct command_line cl = { argv[0], state_long_options, ":h", cmd_state_usage,
 				   apply_state_option, &o };
-	const struct target_options topts = { TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY |
-		TOPT_SIM_MEMORY | TOPT_ENGINE | TOPT_SEED, &o.target, &o.engine, &o.seed };
+	const struct target_options topts = {
+		.which = TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY | TOPT_SIM_MEMORY | TOPT_ENGINE |
+			 TOPT_SEED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed };
 	struct steady_result *sr;
 	struct steady_rule rule;
 	struct measure_target m;

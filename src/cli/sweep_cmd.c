@@ -43,15 +43,11 @@ struct series_options {
 	struct sweep_plan plan;
 };
 
-enum { OPT_RW = OPTION_ID_OWN, OPT_BS, OPT_QD, OPT_POINT_TIME, OPT_POINT_IOS, OPT_JSON,
+enum { OPT_BS = OPTION_ID_OWN, OPT_JSON,
        OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_FIO_JOB };
 
 static const struct option sweep_long_options[] = {
-	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
-	{ "qd", required_argument, NULL, OPT_QD },
-	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
-	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
@@ -127,8 +123,7 @@ void cmd_characterize_usage(FILE *f)
 static int apply_series_option(void *ctx, int id, const char *arg)
 {
 	struct series_options *o = ctx;
-	enum io_op op;
-	uint64_t lo, hi;
+	uint64_t lo;
 	int ret = 0;
 
 	switch (id) {
@@ -144,22 +139,10 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 		o->jobs = (unsigned)lo;
 		break;
 	case OPT_SPLIT: o->split = true; break;
-	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
-	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
-	case OPT_RW:
-		o->rw = arg;
-		ret = direction_opt(arg, &o->plan.random, &op);
-		o->plan.read_pct = op == IO_READ ? 100 : 0;
-		break;
 	case OPT_BS:
 		ret = range_opt("--bs", arg, false, &o->plan.min_bs, &o->plan.max_bs);
 		if (!ret && o->plan.max_bs > MAX_BS)
 			ret = bad("--bs '%s': sizes go up to 2047MiB", arg);
-		break;
-	case OPT_QD:
-		ret = range_opt("--qd", arg, true, &lo, &hi);
-		o->plan.min_qd = (unsigned)lo;
-		o->plan.max_qd = (unsigned)hi;
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -172,7 +155,10 @@ static int parse_series_options(struct series_options *o, const struct option *t
 {
 	struct command_line cl = { argv[0], table, table == sweep_long_options ? ":h" : ":ho:",
 				   usage, apply_series_option, o };
-	const struct target_options topts = { TOPT_ALL, &o->target, &o->engine, &o->seed };
+	const struct target_options topts = {
+		.which = TOPT_ALL | (table == sweep_long_options ? TOPT_SERIES : 0),
+		.target = &o->target, .engine = &o->engine, .seed = &o->seed,
+		.rw = &o->rw, .plan = &o->plan, .point_ns = &o->point_ns, .point_ios = &o->point_ios };
 	int ret = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (ret)
