@@ -56,7 +56,7 @@ void cmd_qd_usage(FILE *f)
 	      "outstanding-IOs sweeps: IOPS, MiB/s and latency percentiles per depth, and\n"
 	      "the queue-depth model R(q) = t1 + (q - 1) / X_sat fitted to them. Each depth\n"
 	      "stops after --point-time or --point-ios, whichever comes first; a real\n"
-	      "target takes at most 9 depths x 2 s by default.\n"
+	      "target takes at most 9 depths x 2 s by default, said on stderr first.\n"
 	      "\n"
 	      "  --target, --size, --destroy-data, --keep, --sim-memory, --engine,\n"
 	      "  --buffered, --seed   as for 'iomodel run'\n"
@@ -180,6 +180,17 @@ static int print_qd(const struct qd_options *o, const struct series *s, const st
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/* Say up front how long a real target takes at most: one line on stderr. */
+static void qd_announce(const struct qd_options *o, const struct measure_target *m)
+{
+	size_t n = sweep_count(&o->plan);
+	double point_s = (double)o->plan.point_ns / 1e9;
+
+	if (m->t.kind != TARGET_SIM)
+		say("qd of %s: %zu depths, each %.3g s or %llu IOs at most: at most %.0f s", m->t.path,
+		    n, point_s, (unsigned long long)o->plan.point_ios, ceil((double)n * point_s));
+}
+
 static int qd_run(struct qd_options *o, struct measure_target *m, const volatile sig_atomic_t *stop)
 {
 	struct qd_row rows[QD_MAX_DEPTHS];
@@ -192,6 +203,7 @@ static int qd_run(struct qd_options *o, struct measure_target *m, const volatile
 
 	if (status)
 		return status;
+	qd_announce(o, m);
 	series_init(&s, m, stop, sweep_count(&o->plan), o->json);
 	status = qd_measure(&s, o, rows, &n);
 	progress_end(&s.progress);

@@ -67,7 +67,9 @@ void cmd_state_usage(FILE *f)
 	      "PTS steady-state rule holds over 5 rounds (range <= 20 % of the mean and\n"
 	      "the least-squares line's excursion <= 10 %), at most --max-rounds rounds.\n"
 	      "On a simulated SSD the used state is laid out at once (state=used).\n"
-	      "Everything in the span is destroyed.\n"
+	      "Everything in the span is destroyed. On a real target the rounds take at\n"
+	      "most 3 x 25 x 2 s by default, said on stderr first with what the\n"
+	      "preconditioning writes (the span, twice: as long as the drive takes).\n"
 	      "\n"
 	      "  --target T           a block device, a file, or sim:DRIVE (must take TRIM)\n"
 	      "  --destroy-data       required: the span is discarded and overwritten\n"
@@ -249,6 +251,30 @@ static int print_state(const struct state_options *o, const struct measure_targe
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/*
+ * Say up front how long the rounds of a real target take at most, and what
+ * the preconditioning writes (its time is the drive's): one line on stderr.
+ */
+static void state_announce(const struct state_options *o, const struct measure_target *m,
+			   const struct steady_rule *rule)
+{
+	struct job_spec job;
+	char span[32], bs[32];
+	double round_s;
+
+	if (m->t.kind == TARGET_SIM)
+		return;
+	state_job(o, m, &job);
+	round_s = (double)job.runtime_ns / 1e9;
+	format_size(span, sizeof(span), m->t.size);
+	format_size(bs, sizeof(bs), o->bs);
+	say("state of %s: rounds take at most %.0f s (%d states x %zu rounds x %.3g s); before "
+	    "the used state the %s span is written twice (sequentially, then in %s random "
+	    "writes), as long as the drive takes", m->t.path,
+	    ceil(STATE_PHASES * (double)rule->max_rounds * round_s), STATE_PHASES,
+	    (size_t)rule->max_rounds, round_s, span, bs);
+}
+
 static int state_measure(struct series *s, const struct state_options *o,
 			 const struct steady_rule *rule, struct steady_result sr[STATE_PHASES])
 {
@@ -262,6 +288,8 @@ static int state_measure(struct series *s, const struct state_options *o,
 		struct job_spec job;
 
 		status = enter_phase(s, o, (enum state_phase)p, r);
+		if (p == STATE_FRESH && status == EXIT_OK)	/* the target takes discards */
+			state_announce(o, s->m, rule);
 		state_job(o, s->m, &job);
 		job.seed = o->seed + 100 * (uint64_t)p;
 		if (status == EXIT_OK)
