@@ -256,7 +256,8 @@ static int apply_series_option(const struct target_options *t, int id, const cha
 	case TID_RW:
 		*t->rw = arg;
 		ret = direction_opt(arg, &plan->random, &op);
-		plan->read_pct = op == IO_READ ? 100 : 0;
+		if (!ret)
+			plan->read_pct = op == IO_READ ? 100 : 0;
 		return ret;
 	case TID_QD:
 		ret = range_opt("--qd", arg, true, &lo, &hi);
