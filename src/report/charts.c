@@ -58,7 +58,8 @@ const struct chart_kind chart_kinds[] = {
 	{ "latency-cdf", IO_READ,
 	  "Latency distribution of each run, and of each fio json+ point: the share of "
 	  "IOs that completed within a given time, from the run's latency histogram "
-	  "(error at most 0.39 %) or fio's histogram bins (within 1.6 %).",
+	  "(error at most 0.39 %) or fio's histogram bins (within 1.6 %); clat is fio's "
+	  "completion latency, lat its total latency (submission included).",
 	  cdf_chart_wants, cdf_chart_build },
 	{ "timeline-iops", IO_READ,
 	  "IOPS in each second of each run.",

@@ -32,7 +32,7 @@ bool cdf_chart_wants(const struct report_drive *d, enum io_op op)
 }
 
 /*
- * "randread 16 KiB QD8 (2 jobs x 4, completion latency)", then ": drive"
+ * "randread 16 KiB QD8 (2 jobs x 4, clat)", then ": drive"
  * when the chart has several drives (the workload first: a long drive name
  * is what the legend cuts).
  */
@@ -46,7 +46,7 @@ static void point_label(char *buf, size_t len, const struct report_drive *d,
 		snprintf(split, sizeof(split), "%u jobs x %u, ", p->jobs, p->iodepth);
 	snprintf(buf, len, "%s%s %s QD%u (%s%s)%s%s", p->random ? "rand" : "", io_op_name(p->op),
 		 size, p->qd, split,
-		 p->lat_kind == POINT_LAT_TOTAL ? "total latency" : "completion latency",
+		 p->lat_kind == POINT_LAT_TOTAL ? "lat" : "clat",
 		 name_drive ? ": " : "", name_drive ? d->label : "");
 }
 

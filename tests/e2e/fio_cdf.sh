@@ -84,7 +84,7 @@ PY
 # cdf_chart TEXT: the line of the latency distribution chart
 cdf_chart() { grep "| Latency distribution |" "$1"; }
 # curves TEXT: the chart's legends, sorted, one a line
-curves() { cdf_chart "$1" | grep -o '[a-z]* [0-9]* KiB QD[0-9]* ([a-z ]*latency)' | sort; }
+curves() { cdf_chart "$1" | grep -o '[a-z]* [0-9]* KiB QD[0-9]* ([a-z]*)' | sort; }
 # has_curve TEXT LABEL: the chart has a curve of that legend
 has_curve() { cdf_chart "$1" | grep -qF "| $2"; }
 
@@ -106,7 +106,7 @@ ok "predict reads the depth's split back" [ "$(json "$work/p.json" '(d["from_qd"
 ok "report of the json+ grid exits 0" [ $? -eq 0 ] && [ ! -s "$work/r.err" ]
 svg_text "$work/fio.html" >"$work/fio.txt"
 ok "it draws the latency distribution" grep -q "| Latency distribution |" "$work/fio.txt"
-for label in "randread 4 KiB QD1 (completion latency)" "randread 64 KiB QD8 (completion latency)"; do
+for label in "randread 4 KiB QD1 (clat)" "randread 64 KiB QD8 (clat)"; do
 	ok "with a curve '$label'" has_curve "$work/fio.txt" "$label"
 done
 ok "and a PNG of it" [ -s "$(ls "$work"/png/*-latency-cdf.png 2>/dev/null | head -1)" ]
@@ -121,10 +121,10 @@ ok "it draws the same four curves" [ "$(curves "$work/model.txt")" = "$(curves "
 ok "report of clones, total latency and fio 2 json+ exits 0" [ $? -eq 0 ]
 svg_text "$work/kinds.html" >"$work/kinds.txt"
 ok "clones: one curve of the merged bins, split named" \
-	has_curve "$work/kinds.txt" "randread 8 KiB QD4 (2 jobs x 2, completion latency)"
+	has_curve "$work/kinds.txt" "randread 8 KiB QD4 (2 jobs x 2, clat)"
 ok "lat_percentiles alone: total latency" \
-	has_curve "$work/kinds.txt" "randwrite 16 KiB QD4 (total latency)"
-ok "fio 2's indexed bins" has_curve "$work/kinds.txt" "randread 4 KiB QD8 (completion latency)"
+	has_curve "$work/kinds.txt" "randwrite 16 KiB QD4 (lat)"
+ok "fio 2's indexed bins" has_curve "$work/kinds.txt" "randread 4 KiB QD8 (clat)"
 
 # --- a model file with a broken CDF or split: one line, exit 2 ---------------------
 python3 - "$work/model.json" "$work" <<'PY'
