@@ -102,14 +102,13 @@ ok "predict reads the depth's split back" [ "$(json "$work/p.json" '(d["from_qd"
 	d["from_numjobs"])')" = "(8, 8, 1)" ]
 
 # --- report: from the fio files and from the model ---------------------------------
-"$IOMODEL" report -o "$work/fio.html" --png-dir "$work/png" "${grid[@]}" 2>"$work/r.err"
+"$IOMODEL" report -o "$work/fio.html" "${grid[@]}" 2>"$work/r.err"
 ok "report of the json+ grid exits 0" [ $? -eq 0 ] && [ ! -s "$work/r.err" ]
 svg_text "$work/fio.html" >"$work/fio.txt"
 ok "it draws the latency distribution" grep -q "| Latency distribution |" "$work/fio.txt"
 for label in "randread 4 KiB QD1 (clat)" "randread 64 KiB QD8 (clat)"; do
 	ok "with a curve '$label'" has_curve "$work/fio.txt" "$label"
 done
-ok "and a PNG of it" [ -s "$(ls "$work"/png/*-latency-cdf.png 2>/dev/null | head -1)" ]
 "$IOMODEL" report -o "$work/model.html" "$work/model.json" 2>"$work/rm.err"
 ok "report of the model file exits 0" [ $? -eq 0 ] && [ ! -s "$work/rm.err" ]
 svg_text "$work/model.html" >"$work/model.txt"
