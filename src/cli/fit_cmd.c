@@ -22,8 +22,10 @@ void cmd_fit_usage(FILE *f)
 	fputs("usage: iomodel fit FILE... [--json] [-o MODEL.json]\n"
 	      "\n"
 	      "Fit the drive model to measurements: iomodel JSON (run or sweep), fio JSON\n"
-	      "output (fio 3.x), or CSV with a header op,size,qd,iops (or mib_s instead of\n"
-	      "iops; sizes may carry suffixes). Prints the spec sheet.\n"
+	      "output (fio 2.x and 3.x, json or json+), or CSV with a header op,size,qd,iops\n"
+	      "(or mib_s instead of iops; sizes may carry suffixes). Prints the spec sheet.\n"
+	      "The model keeps each point's iodepth and numjobs, and from json+ its latency\n"
+	      "percentiles and distribution.\n"
 	      "\n"
 	      "  --json               print the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
