@@ -161,14 +161,14 @@ static void close_targets(struct assess_target *t, unsigned n)
 	}
 }
 
-/* Each target's phase time, and one line saying how long it all takes. */
-static void plan_time(const struct assess_options *o, struct assess_target *t)
+/* Each target's plan: the phase time (3 minutes at most for all by default), seed, writer depth. */
+static void plan_targets(const struct assess_options *o, struct assess_target *t)
 {
-	unsigned real = 0, sim = 0;
-	uint64_t real_ns = PHASE_DEFAULT_NS, total = 0;
+	unsigned real = 0;
+	uint64_t real_ns = PHASE_DEFAULT_NS;
 
 	for (unsigned i = 0; i < o->n_targets; i++)
-		t[i].m.t.kind == TARGET_SIM ? sim++ : real++;
+		real += t[i].m.t.kind != TARGET_SIM;
 	if (real && real * ASSESS_PHASES * real_ns > TOTAL_DEFAULT_NS)
 		real_ns = TOTAL_DEFAULT_NS / (real * ASSESS_PHASES);
 	for (unsigned i = 0; i < o->n_targets; i++) {
@@ -178,18 +178,32 @@ static void plan_time(const struct assess_options *o, struct assess_target *t)
 			.runtime_ns = o->phase_ns ? o->phase_ns : simulated ? PHASE_DEFAULT_NS : real_ns,
 			.seed = o->seed, .writer_qd = o->writer_qd,
 		};
-		if (!simulated)
-			total += ASSESS_PHASES * t[i].plan.runtime_ns;
+	}
+}
+
+/* One line for the measured targets (wall time) and one for the simulated ones. */
+static void announce(const struct assess_target *t, unsigned n)
+{
+	unsigned real = 0, sim = 0;
+	uint64_t total = 0, real_ns = 0, sim_ns = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (t[i].m.t.kind == TARGET_SIM) {
+			sim++;
+			sim_ns = t[i].plan.runtime_ns;
+		} else {
+			real++;
+			real_ns = t[i].plan.runtime_ns;
+			total += ASSESS_PHASES * real_ns;
+		}
 	}
 	if (real)
 		say("assess: %u phases of %.3g s on each of %u file, device or null target%s: "
-		    "at most %.0f s",
-		    ASSESS_PHASES, (double)(o->phase_ns ? o->phase_ns : real_ns) / 1e9, real,
-		    real > 1 ? "s" : "",		    (double)total / 1e9);
+		    "at most %.0f s", ASSESS_PHASES, (double)real_ns / 1e9, real,
+		    real > 1 ? "s" : "", (double)total / 1e9);
 	if (sim)
 		say("assess: %u phases of %.3g s of simulated time on each of %u sim: target%s",
-		    ASSESS_PHASES, (double)(o->phase_ns ? o->phase_ns : PHASE_DEFAULT_NS) / 1e9,
-		    sim, sim > 1 ? "s" : "");
+		    ASSESS_PHASES, (double)sim_ns / 1e9, sim, sim > 1 ? "s" : "");
 }
 
 /* Every phase's jobs against every target, before anything runs. An exit status. */
@@ -302,9 +316,11 @@ int cmd_assess(int argc, char **argv)
 		return fprintf(stderr, "iomodel: out of memory\n"), EXIT_FAILED;
 	status = open_targets(&o, t, stop);
 	if (status == EXIT_OK) {
-		plan_time(&o, t);
+		plan_targets(&o, t);
 		status = check_jobs(t, o.n_targets);
 	}
+	if (status == EXIT_OK)
+		announce(t, o.n_targets);
 	if (status == EXIT_OK)
 		status = run_all(t, o.n_targets, stop);
 	if ((status == EXIT_OK || status == EXIT_INTERRUPTED) &&
