@@ -98,6 +98,30 @@ else
 	echo "SKIP (part): no zram device of our own here (needs root and zram-control); the file and sim cases cover the logic"
 fi
 
+# --- report: the two assess charts; a malformed file refused ----------------------------
+"$IOMODEL" report "$work/two.json" "$work/x25m.json" -o "$work/a.html" --png-dir "$work/png" 2>"$work/err"
+# the charts' SVG text is written as character references: read the page through html.unescape
+page() { python3 -c "import html, sys; print(html.unescape(open(sys.argv[1]).read()))" "$1" 2>/dev/null; }
+export -f page
+ok "report of two assess files: both charts, every target in the legends" bash -c \
+	"[ -s '$work/png/01-assess-rates.png' ] && [ -s '$work/png/02-assess-times.png' ] &&
+	grep -q 'random 16 KiB reads' '$work/a.html'"
+"$IOMODEL" report "$work/two.json" "$work/x25m.json" -o "$work/a.html" 2>/dev/null
+ok "the page's inline charts name each target: sim:wd6400aaks once, sim:intel-x25m-g2 twice per chart" \
+	bash -c "[ \$(page '$work/a.html' | grep -c 'sim:wd6400aaks') -eq 2 ] &&
+	[ \$(page '$work/a.html' | grep -c 'sim:intel-x25m-g2') -eq 4 ]"
+python3 -c "
+import json; d = json.load(open('$work/x25m.json')); t = d['assess']['targets'][0]
+t['target'] = '<b>x</b>'; json.dump(d, open('$work/odd.json', 'w'))
+del t['latency_p95_ms']; json.dump(d, open('$work/bad.json', 'w'))"
+"$IOMODEL" report "$work/odd.json" -o "$work/odd.html" 2>/dev/null
+ok "a target name with HTML in it is drawn defused" bash -c "[ -s '$work/odd.html' ] &&
+	! page '$work/odd.html' | grep -q '<b>x</b>' && page '$work/odd.html' | grep -q '?b?x?/b?'"
+st=$(run_status "$IOMODEL" report "$work/bad.json" -o "$work/bad.html")
+ok "report of an assess file without latency_p95_ms: status 2, one line naming it, no page" bash -c \
+	"[ $st -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'targets\[0\].latency_p95_ms' '$work/err' &&
+	[ ! -e '$work/bad.html' ]"
+
 # --- refusals: one line, status 2, nothing measured or written -------------------------
 refuse() {	# refuse WHAT WANT ARGS...
 	local what=$1 want=$2; shift 2
