@@ -240,8 +240,9 @@ static int keep_phase(struct assess_target *t, enum assess_phase p,
 	return res->merged.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
-/* Phase `p` on one target: its jobs together. An exit status. */
-static int run_phase(struct assess_target *t, enum assess_phase p, struct progress *bar, const volatile sig_atomic_t *stop)
+/* Phase `p` on one target: its jobs together, `what` on the live status line. An exit status. */
+static int run_phase(struct assess_target *t, enum assess_phase p, const char *what,
+		     struct progress *bar, const volatile sig_atomic_t *stop)
 {
 	struct job_spec specs[ASSESS_MAX_JOBS];
 	unsigned n = assess_phase_jobs(p, &t->plan, specs);
@@ -260,8 +261,7 @@ static int run_phase(struct assess_target *t, enum assess_phase p, struct progre
 		return status;
 	if (jobs_result_init(&res, n))
 		return fprintf(stderr, "iomodel: out of memory\n"), EXIT_FAILED;
-	live_status_start(&live, bar, assess_phase_name(p), t->m.t.kind == TARGET_SIM,
-			  t->plan.runtime_ns);
+	live_status_start(&live, bar, what, t->m.t.kind == TARGET_SIM, t->plan.runtime_ns);
 	ret = jobs_run(&t->m, specs, n, &jo, stop, &res, &info, &err);
 	if (t->m.n_notices > notices || ret)
 		progress_end(bar);
@@ -286,12 +286,14 @@ static int run_all(struct assess_target *t, unsigned n, const volatile sig_atomi
 	for (unsigned i = 0; i < n && status == EXIT_OK; i++) {
 		assess_init(&t[i].a);
 		for (int p = 0; p < ASSESS_PHASES && status == EXIT_OK; p++) {
+			size_t done = (size_t)i * ASSESS_PHASES + (size_t)p;
 			char what[160], path[64];
 
 			errmsg_escape(path, sizeof(path), t[i].m.t.path);
-			snprintf(what, sizeof(what), "%s: %s", path, assess_phase_name(p));
-			progress_update(&bar, (size_t)i * ASSESS_PHASES + (size_t)p, what);
-			status = run_phase(&t[i], p, &bar, stop);
+			snprintf(what, sizeof(what), "%zu/%zu %s: %s", done + 1, bar.total, path,
+				 assess_phase_name(p));
+			progress_update(&bar, done, what + strcspn(what, " ") + 1);
+			status = run_phase(&t[i], p, what, &bar, stop);
 		}
 	}
 	progress_end(&bar);

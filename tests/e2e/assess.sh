@@ -77,6 +77,12 @@ assert all(t[k] > 0 for k in ('seq_read_mb_s', 'random_read_mb_s', 'seq_write_mb
 	'read_ms_with_random_writes', 'latency_p95_ms', 'random_read_ms')), t
 assert t['latency_p95_ms'] <= t['latency_max_ms'], t"
 ok "the scratch file is removed" [ ! -e "$work/new.bin" ]
+"$IOMODEL" assess --target "$work/stop.bin" --size 32m --time-per-phase 4s --json >"$work/stop.json" 2>/dev/null &
+pid=$!; sleep 3; kill -TERM "$pid"; wait "$pid"; st=$?
+ok "SIGTERM during the phases: status 143, the phases measured so far, scratch file removed" bash -c \
+	"[ $st -eq 143 ] && [ ! -e '$work/stop.bin' ] && python3 -c \"
+import json; t = json.load(open('$work/stop.json'))['assess']['targets'][0]
+assert 1 <= t['phases_done'] < 5 and len(t['phases']) == t['phases_done'], t\""
 
 if [ -w /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add 2>/dev/null); then
 	zdev=/dev/zram$id
