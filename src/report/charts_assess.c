@@ -12,13 +12,27 @@
 
 #include "report/charts.h"
 
-/* The figures each chart draws, left to right. */
-static const enum report_assess_figure rate_figures[] = {
-	REPORT_ASSESS_SEQ_READ, REPORT_ASSESS_RANDOM_READ, REPORT_ASSESS_SEQ_WRITE,
+/* What each of the two charts draws: its titles, its y axis and its figures, left to right. */
+struct assess_chart {
+	const char *title, *x_title, *y_title;
+	enum plot_axis_kind y_kind;
+	enum report_assess_figure fig[5];
+	size_t n_fig;
 };
-static const enum report_assess_figure time_figures[] = {
-	REPORT_ASSESS_READ_MS, REPORT_ASSESS_READ_MS_SEQ_WRITES,
-	REPORT_ASSESS_READ_MS_RANDOM_WRITES, REPORT_ASSESS_P95_MS, REPORT_ASSESS_MAX_MS,
+
+static const struct assess_chart rates_chart = {
+	"Disk assessment: transfer rates (WinSAT's)",
+	"1 seq. read 64 KiB, 2 random read 16 KiB, 3 seq. write 64 KiB",
+	"MB/s (10^6 bytes per second)", PLOT_LINEAR,
+	{ REPORT_ASSESS_SEQ_READ, REPORT_ASSESS_RANDOM_READ, REPORT_ASSESS_SEQ_WRITE }, 3,
+};
+
+static const struct assess_chart times_chart = {
+	"Disk assessment: read times under writes",
+	"mean: 1 alone, 2 + seq. writes, 3 + random writes; 4 p95, 5 max",
+	"read time (ms, log)", PLOT_LOG10,
+	{ REPORT_ASSESS_READ_MS, REPORT_ASSESS_READ_MS_SEQ_WRITES,
+	  REPORT_ASSESS_READ_MS_RANDOM_WRITES, REPORT_ASSESS_P95_MS, REPORT_ASSESS_MAX_MS }, 5,
 };
 
 bool assess_chart_wants(const struct report_drive *d, enum io_op op)
@@ -96,24 +110,25 @@ static int assess_bars(const struct report_drive *drives, size_t n, struct plot_
 	return ret;
 }
 
+static int assess_chart_build(const struct report_drive *drives, size_t n,
+			      const struct assess_chart *a, struct plot_chart *c)
+{
+	snprintf(c->title, sizeof(c->title), "%s", a->title);
+	plot_axis_set(&c->x, PLOT_LINEAR, a->x_title);
+	plot_axis_set(&c->y, a->y_kind, a->y_title);
+	return assess_bars(drives, n, c, a->fig, a->n_fig);
+}
+
 int assess_rates_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			     struct plot_chart *c)
 {
 	(void)op;
-	snprintf(c->title, sizeof(c->title), "Disk assessment: transfer rates (WinSAT's)");
-	plot_axis_set(&c->x, PLOT_LINEAR, "1 seq. read 64 KiB, 2 random read 16 KiB, "
-		      "3 seq. write 64 KiB");
-	plot_axis_set(&c->y, PLOT_LINEAR, "MB/s (10^6 bytes per second)");
-	return assess_bars(drives, n, c, rate_figures, sizeof(rate_figures) / sizeof(rate_figures[0]));
+	return assess_chart_build(drives, n, &rates_chart, c);
 }
 
 int assess_times_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			     struct plot_chart *c)
 {
 	(void)op;
-	snprintf(c->title, sizeof(c->title), "Disk assessment: read times under writes");
-	plot_axis_set(&c->x, PLOT_LINEAR, "mean: 1 alone, 2 + seq. writes, 3 + random writes;"
-		      " 4 p95, 5 max");
-	plot_axis_set(&c->y, PLOT_LOG10, "read time (ms, log)");
-	return assess_bars(drives, n, c, time_figures, sizeof(time_figures) / sizeof(time_figures[0]));
+	return assess_chart_build(drives, n, &times_chart, c);
 }
