@@ -58,6 +58,13 @@ int state_bars_chart_build(const struct report_drive *drives, size_t n, enum io_
 int state_rounds_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			     struct plot_chart *c);
 
+/* charts_assess.c */
+bool assess_chart_wants(const struct report_drive *d, enum io_op op);
+int assess_rates_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+int assess_times_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+
 /* charts_size.c */
 bool size_chart_wants(const struct report_drive *d, enum io_op op);
 int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
