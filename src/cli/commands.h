@@ -75,6 +75,8 @@ void cmd_qd_usage(FILE *f);
 int cmd_state(int argc, char **argv);
 void cmd_state_usage(FILE *f);
 int cmd_report(int argc, char **argv);
+int cmd_assess(int argc, char **argv);
+void cmd_assess_usage(FILE *f);
 void cmd_replay_usage(FILE *f);
 int cmd_replay(int argc, char **argv);
 void cmd_report_usage(FILE *f);

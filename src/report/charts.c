@@ -64,9 +64,20 @@ const struct chart_kind chart_kinds[] = {
 	  "The rate of every round of each state, and where the SNIA PTS steady-state "
 	  "window (5 rounds: range within 20 %, excursion within 10 % of the mean) began.",
 	  state_chart_wants, state_rounds_chart_build },
+	{ "assess-rates", IO_READ,
+	  "WinSAT's disk assessment (iomodel assess): sequential 64 KiB reads, random 16 KiB "
+	  "reads and sequential 64 KiB writes, each at queue depth 1, in MB/s of 10^6 bytes.",
+	  assess_chart_wants, assess_rates_chart_build },
+	{ "assess-times", IO_READ,
+	  "Mean time of random 16 KiB reads (queue depth 1) alone, beside sequential 64 KiB "
+	  "writes and beside random 16 KiB writes; the 95th percentile and the maximum of "
+	  "those read times under writes.",
+	  assess_chart_wants, assess_times_chart_build },
 	{ "latency-cdf", IO_READ,
-	  "Latency distribution of each run: the share of IOs that completed within a "
-	  "given time, from the run's latency histogram (error at most 0.39 %).",
+	  "Latency distribution of each run, and of each fio json+ point: the share of "
+	  "IOs that completed within a given time, from the run's latency histogram "
+	  "(error at most 0.39 %) or fio's histogram bins (within 1.6 %); clat is fio's "
+	  "completion latency, lat its total latency (submission included).",
 	  cdf_chart_wants, cdf_chart_build },
 	{ "timeline-iops", IO_READ,
 	  "IOPS in each second of each run.",

@@ -58,6 +58,13 @@ int state_bars_chart_build(const struct report_drive *drives, size_t n, enum io_
 int state_rounds_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			     struct plot_chart *c);
 
+/* charts_assess.c */
+bool assess_chart_wants(const struct report_drive *d, enum io_op op);
+int assess_rates_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+int assess_times_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+
 /* charts_size.c */
 bool size_chart_wants(const struct report_drive *d, enum io_op op);
 int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
@@ -77,13 +84,18 @@ int qd_p99_chart_build(const struct report_drive *drives, size_t n, enum io_op o
 		       struct plot_chart *c);
 
 /* charts_run.c */
-bool cdf_chart_wants(const struct report_drive *d, enum io_op op);
-int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
-		    struct plot_chart *c);
+/* A run record's legend entry: "ssd: randread 4 KiB QD8". */
+void chart_run_label(char *buf, size_t len, const struct report_drive *d,
+		     const struct run_record *r);
 bool timeline_chart_wants(const struct report_drive *d, enum io_op op);
 int timeline_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			      struct plot_chart *c);
 int timeline_latency_chart_build(const struct report_drive *drives, size_t n,
 				 enum io_op op, struct plot_chart *c);
+
+/* charts_cdf.c: iomodel runs' histograms and fio json+ points' distributions */
+bool cdf_chart_wants(const struct report_drive *d, enum io_op op);
+int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		    struct plot_chart *c);
 
 #endif
