@@ -41,6 +41,15 @@ const struct chart_kind chart_kinds[] = {
 	{ "qd-latency-write", IO_WRITE,
 	  "Mean write latency against IOs outstanding (measured; model: q / IOPS(q)).",
 	  qd_chart_wants, qd_latency_chart_build },
+	{ "qd-p99-read", IO_READ,
+	  "99th percentile read latency against IOs outstanding (measured); the dashed line "
+	  "is the queue-depth model's mean response time q / IOPS(q), for scale: the model "
+	  "has no tail of its own.",
+	  qd_p99_chart_wants, qd_p99_chart_build },
+	{ "qd-p99-write", IO_WRITE,
+	  "99th percentile write latency against IOs outstanding (measured; dashed: the "
+	  "model's mean response time).",
+	  qd_p99_chart_wants, qd_p99_chart_build },
 	{ "profile", IO_READ,
 	  "Sequential transfer rate at evenly spaced positions from the start of the "
 	  "device (an HDD's outer edge) to its end; the legend gives the random access "

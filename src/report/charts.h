@@ -78,6 +78,10 @@ int qd_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op 
 			struct plot_chart *c);
 int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			   struct plot_chart *c);
+/* The p99 latency of the drives whose points give it at two depths or more. */
+bool qd_p99_chart_wants(const struct report_drive *d, enum io_op op);
+int qd_p99_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c);
 
 /* charts_run.c */
 /* A run record's legend entry: "ssd: randread 4 KiB QD8". */
