@@ -428,9 +428,6 @@ static int check_options(struct run_options *o)
 		s->align = s->bs;
 	if (o->max_rounds && !o->steady_state)
 		return bad("--max-rounds goes with --steady-state");
-	if (s->verify && o->jobs.jobs > 1)
-		return bad("--verify runs one job: --jobs %u would let one job's writes overwrite "
-			   "blocks another is checking", o->jobs.jobs);
 	if (o->steady_state && s->verify)
 		return bad("--verify does not go with --steady-state (each round would read the "
 			   "region back)");

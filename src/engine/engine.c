@@ -277,6 +277,8 @@ static int verify_setup(struct engine *e, const struct job_spec *spec, struct er
 		.mode = spec->verify, .generation = spec->verify_generation,
 		.writes = spec->read_pct < 100, .first = e->offsets.first,
 		.slots = e->offsets.positions, .bs = (uint32_t)spec->bs, .qd = spec->qd,
+		.stream = spec->verify_stream, .ledger = spec->verify_ledger,
+		.job = spec->verify_job,
 	};
 	int ret = verify_check_job(&p, spec->align, spec->verify == VERIFY_READ_BACK, err);
 
@@ -357,9 +359,16 @@ int engine_stream_open(struct engine **out, const struct job_spec *spec, struct 
 		return errmsg_set(err, -ENOMEM, "out of memory for a stream");
 	*e = (struct engine){ .spec = spec, .be = be, .r = r };
 	ret = engine_setup(e, spec, bufs, err);
-	for (unsigned i = 0; !ret && i < spec->qd; i++)
-		e->reqs[i].slot += first_slot;
+	for (unsigned i = 0; !ret && i < spec->qd; i++) {
+		struct io_request *req = &e->reqs[i];
+
+		req->slot += first_slot;
+		/* no two streams' requests share a buffer (--verify writes stamp them) */
+		req->buf_index = req->slot % bufs->count;
+		req->buf = (char *)bufs->base + (size_t)req->buf_index * bufs->size;
+	}
 	if (ret) {
+		verify_free(e->verify);
 		free(e->reqs);
 		free(e->done);
 		free(e);
@@ -379,9 +388,21 @@ int engine_stream_start(struct engine *e, bool measuring, uint64_t now)
 	return ret;
 }
 
-void engine_stream_complete(struct engine *e, const struct io_request *req)
+int engine_stream_complete(struct engine *e, struct io_request *req)
 {
-	complete(e, req);
+	int ret = e->verify ? verify_after_complete(e->verify, req, e->be) : 0;
+
+	if (ret == 0)
+		complete(e, req);
+	return ret;
+}
+
+int engine_stream_verify_pass(struct engine *e, const volatile sig_atomic_t *stop)
+{
+	if (!e->verify || !verify_pass_ios(e->verify) || e->r->error.set || e->r->interrupted)
+		return 0;
+	e->stop = stop;
+	return verify_pass(e);
 }
 
 int engine_stream_reissue(struct engine *e, struct io_request *req, uint64_t now)
@@ -417,6 +438,9 @@ int engine_stream_close(struct engine *e, int ret, struct errmsg *err)
 				 "the run ended early");
 	if (!ret && e->r->error.set)
 		ret = -EIO;
+	if (e->verify)
+		verify_finish(e->verify, &e->r->verify);
+	verify_free(e->verify);
 	free(e->reqs);
 	free(e->done);
 	free(e);
