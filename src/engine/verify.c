@@ -138,6 +138,13 @@ static uint64_t slot_of(const struct verify *v, uint64_t offset)
 	return slot;
 }
 
+/* The job's own number of a request (its slot less the job's first). */
+static unsigned request_index(const struct verify *v, const struct io_request *req)
+{
+	BUG_ON(req->slot < v->p.first_slot || req->slot - v->p.first_slot >= v->p.qd);
+	return req->slot - v->p.first_slot;
+}
+
 static void stamp(struct verify *v, struct io_request *req, uint64_t seq)
 {
 	struct verify_id id = { v->p.generation, seq, req->offset, req->length };
@@ -152,7 +159,7 @@ void verify_before_queue(struct verify *v, struct io_request *req, struct offset
 
 	if (v->p.mode == VERIFY_SELF) {
 		if (req->op == IO_WRITE) {
-			v->self_seq[req->slot] = ++v->next_seq;
+			v->self_seq[request_index(v, req)] = ++v->next_seq;
 			stamp(v, req, v->next_seq);
 		}
 		return;
@@ -163,7 +170,8 @@ void verify_before_queue(struct verify *v, struct io_request *req, struct offset
 		slot = slot_of(v, req->offset);
 	}
 	v->map[slot] |= BUSY_BIT;
-	v->phase[req->slot] = req->op == IO_WRITE ? PHASE_CHECK_THEN_WRITE : PHASE_READ;
+	v->phase[request_index(v, req)] = req->op == IO_WRITE ? PHASE_CHECK_THEN_WRITE
+							       : PHASE_READ;
 	req->op = IO_READ;
 }
 
@@ -277,7 +285,7 @@ static int self_check(struct verify *v, struct io_request *req)
 		return 0;
 	v->res.blocks_checked++;
 	if (verify_block_inspect(req->buf, req->length, &found) != BLOCK_INTACT ||
-	    found.sequence != v->self_seq[req->slot] || found.offset != req->offset)
+	    found.sequence != v->self_seq[request_index(v, req)] || found.offset != req->offset)
 		fail(v, VERIFY_CORRUPT, &(struct verify_failure){ .offset = req->offset });
 	return 0;
 }
@@ -291,18 +299,18 @@ int verify_after_complete(struct verify *v, struct io_request *req, struct backe
 		return self_check(v, req);
 	slot = slot_of(v, req->offset);
 	entry = &v->map[slot];
-	if (req->result != req->length || v->phase[req->slot] == PHASE_WRITE) {
+	if (req->result != req->length || v->phase[request_index(v, req)] == PHASE_WRITE) {
 		*entry &= ~BUSY_BIT;	/* a failed IO is the engine's to report */
 		return 0;
 	}
 	check(v, req->buf, req->offset, entry);
-	if (v->phase[req->slot] == PHASE_READ) {
+	if (v->phase[request_index(v, req)] == PHASE_READ) {
 		*entry &= ~BUSY_BIT;
 		return 0;
 	}
 	*entry = ++v->next_seq | BUSY_BIT;
 	stamp(v, req, v->next_seq);
-	v->phase[req->slot] = PHASE_WRITE;
+	v->phase[request_index(v, req)] = PHASE_WRITE;
 	req->op = IO_WRITE;
 	req->submit_ns = req->complete_ns;
 	ret = backend_queue(be, req);

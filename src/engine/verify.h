@@ -109,6 +109,7 @@ struct verify_params {
 	uint64_t slots;		/* offset_gen.positions; align == bs */
 	uint32_t bs;
 	unsigned qd;
+	unsigned first_slot;	/* the job's requests carry slots first_slot .. + qd - 1 */
 };
 
 /*
