@@ -406,7 +406,10 @@ static int verify_setup(struct jobs *js, struct errmsg *err)
 	return ret;
 }
 
-/* Every job done: settle the ledger, and the run's total of what the jobs found. */
+/*
+ * Every job done: settle the ledger, and the run's total of what the jobs
+ * found (pass time: the longest pass of jobs in threads, the sum of streams').
+ */
 static int verify_collect(struct jobs *js, struct errmsg *err)
 {
 	struct verify_result **each;
@@ -423,6 +426,12 @@ static int verify_collect(struct jobs *js, struct errmsg *err)
 	memset(&js->res->merged.verify, 0, sizeof(js->res->merged.verify));
 	for (unsigned i = 0; i < js->n; i++)
 		verify_result_merge(&js->res->merged.verify, &js->res->job[i].verify);
+	if (js->n_workers == 1 && js->n > 1) {
+		/* streams on one drive: their passes ran one after the other */
+		js->res->merged.verify.pass_ns = 0;
+		for (unsigned i = 0; i < js->n; i++)
+			js->res->merged.verify.pass_ns += js->res->job[i].verify.pass_ns;
+	}
 	return 0;
 }
 

@@ -15,12 +15,12 @@ trap 'rm -rf "$work"' EXIT
 
 ssd='sim:ssd,capacity=64m,spare=0.5'
 
-# jobs_case LABEL JOBS FAULT-KEY COUNTER VERIFY-KIND RUN-ARGS...: ~3000 IOs in all
+# jobs_case LABEL JOBS FAULT-KEY COUNTER VERIFY-KIND RUN-ARGS...: 2000 IOs in all
 jobs_case() {
 	local label=$1 jobs=$2 key=$3 counter=$4 kind=$5 st injected detected others
 	shift 5
 	st=$(run_status "$IOMODEL" run --target "$ssd,$key=0.05" --verify --jobs "$jobs" \
-		--ios $((3000 / jobs)) --per-job --json "$@")
+		--ios $((2000 / jobs)) --per-job --json "$@")
 	read -r injected detected others < <(json "$work/out" "'%d %d %d' % (d['device']['faults']['$counter'],
 		d['verify']['kinds']['$kind']['count'],
 		d['verify']['failures'] - d['verify']['kinds']['$kind']['count'])")
