@@ -188,16 +188,22 @@ static void fail(struct verify *v, enum verify_kind kind, const struct verify_fa
 	}
 }
 
+/* The job's index in the lists: its ledger's, or 0 alone (verify_finish settles them). */
+static unsigned job_of(const struct verify *v)
+{
+	return v->p.ledger ? v->p.job : 0;
+}
+
 static void add_stale(struct verify *v, const struct verify_failure *f)
 {
-	verify_match_add_stale(&v->match, v->p.job, f, !v->res.failures);
+	verify_match_add_stale(&v->match, job_of(v), f, !v->res.failures);
 	fail(v, VERIFY_LOST, f);
 }
 
 static void add_misdirected(struct verify *v, struct verify_failure *f)
 {
 	f->kind = VERIFY_MISDIRECTED;
-	verify_match_add_misdirected(&v->match, v->p.job, f);
+	verify_match_add_misdirected(&v->match, job_of(v), f);
 	fail(v, VERIFY_MISDIRECTED, f);
 }
 
