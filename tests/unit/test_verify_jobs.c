@@ -7,6 +7,9 @@
  * also a lost write; without it both jobs count it. Job 1's sequence numbers
  * are its own (from 2^40 + 1). Then verify_result_merge: counts summed,
  * lowest first offsets, first failure of lowest offset, longest pass.
+ * Last, jobs_run (suite/jobs.h) on a simulated drive: verified jobs whose
+ * regions overlap are refused; 3 jobs on thirds of a misdirecting drive
+ * find every misdirected write once, and the total is the jobs' sum.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +19,8 @@
 #include "engine/verify.h"
 #include "engine/verify_block.h"
 #include "engine/verify_match.h"
+#include "suite/jobs.h"
+#include "suite/measure.h"
 
 #define BS 4096u
 #define BLOCKS 128u	/* job 0: blocks 0-63, job 1: 64-127 */
@@ -193,6 +198,63 @@ static void merge(struct check_state *st)
 	      "the first failure of lowest offset: %llu", (unsigned long long)t.first.offset);
 }
 
+/* 3 verified random-write jobs of `length` bytes each from offset 0, every `stride` bytes. */
+static int run_three(struct measure_target *m, uint64_t length, uint64_t stride,
+		     struct jobs_result *res, struct errmsg *err)
+{
+	struct job_spec specs[3];
+	struct jobs_options o = { 0 };
+	struct run_info info = { .rw = "randwrite" };
+	volatile sig_atomic_t stop = 0;
+	int ret = 0;
+
+	for (unsigned i = 0; i < 3 && !ret; i++) {
+		specs[i] = (struct job_spec){
+			.random = true, .bs = 4096, .align = 4096, .qd = 1, .offset = i * stride,
+			.length = length, .max_ios = 700, .seed = 11 + i, .verify = VERIFY_READ_BACK,
+			.verify_generation = 3, .verify_stream = i,
+		};
+		ret = measure_check_job(m, &specs[i], err);
+	}
+	if (!ret)
+		ret = jobs_run(m, specs, 3, &o, &stop, res, &info, err);
+	for (unsigned i = 0; i < 3; i++)
+		if (specs[i].verify_ledger)
+			ret = -EFAULT;	/* the caller's specs keep no pointer to the freed ledger */
+	return ret;
+}
+
+static void through_jobs_run(struct check_state *st)
+{
+	struct target_request req = { .path = "sim:ssd,capacity=48m,spare=0.5,"
+					      "fault_misdirect_rate=0.04",
+				      .direct = true, .writes = true };
+	struct measure_target m;
+	struct jobs_result res;
+	struct errmsg err = { 0 };
+	uint64_t sum = 0;
+
+	CHECK(st, measure_open(&m, &req, BACKEND_IO_URING, 1, &err) == 0, "open: %s", err.text);
+	CHECK(st, jobs_result_init(&res, 3) == 0, "results");
+	CHECK(st, run_three(&m, 16 << 20, 8 << 20, &res, &err) == -EINVAL &&
+		  strstr(err.text, "share bytes"), "overlapping verified jobs refused: %s", err.text);
+	jobs_result_release(&res);
+	CHECK(st, jobs_result_init(&res, 3) == 0, "results");
+	CHECK(st, run_three(&m, 16 << 20, 16 << 20, &res, &err) == 0, "three thirds: %s", err.text);
+	for (unsigned i = 0; i < 3; i++)
+		sum += res.job[i].verify.failures;
+	CHECK(st, m.report.faults.misdirected_writes > 30 &&
+		  res.merged.verify.count[VERIFY_MISDIRECTED] == m.report.faults.misdirected_writes &&
+		  res.merged.verify.failures == res.merged.verify.count[VERIFY_MISDIRECTED] &&
+		  sum == res.merged.verify.failures,
+	      "misdirected %llu of %llu injected, %llu failures (jobs' sum %llu)",
+	      (unsigned long long)res.merged.verify.count[VERIFY_MISDIRECTED],
+	      (unsigned long long)m.report.faults.misdirected_writes,
+	      (unsigned long long)res.merged.verify.failures, (unsigned long long)sum);
+	jobs_result_release(&res);
+	measure_close(&m);
+}
+
 int main(void)
 {
 	struct check_state st = { 0, 0 };
@@ -200,5 +262,6 @@ int main(void)
 	across_jobs(&st);
 	job_sequences(&st);
 	merge(&st);
+	through_jobs_run(&st);
 	return check_exit(&st, "verify_jobs");
 }
