@@ -6,8 +6,9 @@
 # slice of its own; a clean run reports zero and reads every block back; a
 # file with 2 jobs on every engine, and null; a file written by 2 jobs and
 # damaged by hand (a write of one job misdirected into the other's slice) is
-# checked by a later read pass with 2 jobs and with 1, which agree; mpirun
-# with 2 ranks (skipped, with the reason, without Open MPI).
+# checked by a later read pass with 2 jobs and with 1, which agree; a loop
+# device with 2 jobs (skipped, with the reason, without root or losetup);
+# mpirun with 2 ranks (skipped, with the reason, without Open MPI).
 set -u
 . "$(dirname "$0")/lib.sh"
 work=$(scratch_dir)
@@ -105,6 +106,26 @@ for jobs in 2 1; do
 	ok "read pass, $jobs job(s): the misdirected write counted once, not also lost" [ "$(json "$work/out" \
 		"[(k, v['count'], v['first_offset']) for k, v in d['verify']['kinds'].items()]")" = "$expect" ]
 done
+
+# A block device (a loop device over a file): 2 jobs, each its half, then a read pass
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
+	echo "# skipped the block device part: needs root and losetup to attach a loop device"
+elif ! head -c 4M /dev/urandom >"$work/backing.img" ||
+	! dev=$(losetup -f --show "$work/backing.img" 2>"$work/losetup.err"); then
+	echo "# skipped the block device part: losetup failed: $(cat "$work/losetup.err" 2>/dev/null)"
+else
+	trap 'losetup -d "$dev"; rm -rf "$work"' EXIT
+	st=$(run_status "$IOMODEL" run --target "$dev" --rw randrw --bs 4k --qd 4 --ios 400 --jobs 2 \
+		--verify --destroy-data --per-job --json)
+	ok "block device, 2 jobs: exit 0, nothing bad, each job read back its half" [ "$st" = 0 -a \
+		"$(json "$work/out" "(d['verify']['failures'], [(j['offset'], j['verify']['pass']['ios'])
+		for j in d['jobs']['per_job']])")" = "(0, [(0, 512), (2097152, 512)])" ]
+	st=$(run_status "$IOMODEL" run --target "$dev" --rw write --bs 4k --ios 512 --jobs 2 --verify \
+		--verify-generation 11 --destroy-data --json)
+	st=$(run_status "$IOMODEL" run --target "$dev" --rw randread --bs 4k --qd 4 --ios 2000 --verify --json)
+	ok "block device: a later read pass finds generation 11 everywhere" [ "$st" = 0 -a \
+		"$(json "$work/out" "(d['verify']['generation'], d['verify']['failures'])")" = "(11, 0)" ]
+fi
 
 # mpirun: 2 ranks x 2 jobs; each rank its own drive, or a slice of one shared file
 if ! "$IOMODEL" --version | grep -qx 'mpi: on'; then
