@@ -149,7 +149,7 @@ static int make_specs(struct run_options *o, const struct ranks *rk,
 	for (unsigned i = 0; i < o->jobs.jobs; i++)
 		if (measure_check_job(m, &specs[i], err))
 			return EXIT_BAD_INPUT;
-	return EXIT_OK;
+	return jobs_check_verify(m, specs, o->jobs.jobs, err) ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
 static void per_job_info(const struct run_options *o, struct run_info *info,

@@ -383,6 +383,26 @@ static int check_disjoint(struct job_spec *specs, unsigned n, struct errmsg *err
 	return ret;
 }
 
+int jobs_check_verify(const struct measure_target *m, struct job_spec *specs, unsigned n,
+		      struct errmsg *err)
+{
+	uint64_t bs = 0, qd = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		any |= specs[i].verify != VERIFY_OFF;
+		bs = specs[i].bs > bs ? specs[i].bs : bs;
+		qd += specs[i].qd;
+	}
+	if (!any || n == 1)
+		return 0;
+	/* the streams on one simulated drive share its one set of buffers */
+	if (m->t.kind == TARGET_SIM && bs * qd > VERIFY_MAX_BUFFERS)
+		return errmsg_set(err, -EINVAL, "--verify needs a buffer of its own per IO in "
+				  "flight: on a simulated drive --bs x --qd x --jobs at most 1GiB");
+	return check_disjoint(specs, n, err);
+}
+
 /*
  * --verify with several jobs: regions disjoint, one ledger to match what
  * they find (a write of one job may go astray into another's region).
@@ -396,7 +416,7 @@ static int verify_setup(struct jobs *js, struct errmsg *err)
 		any |= js->specs[i].verify != VERIFY_OFF;
 	if (!any || js->n == 1)
 		return 0;
-	ret = check_disjoint(js->specs, js->n, err);
+	ret = jobs_check_verify(js->m, js->specs, js->n, err);
 	if (!ret && verify_ledger_create(&js->ledger))
 		ret = errmsg_set(err, -ENOMEM, "out of memory for --verify");
 	for (unsigned i = 0; !ret && i < js->n; i++) {

@@ -68,6 +68,9 @@ ok "clean run: every write stamped, one generation" [ "$(json "$work/out" \
 st=$(run_status "$IOMODEL" run --target "$ssd" --rw randwrite --qd 8 --jobs 4 --length 192k --verify --ios 10)
 ok "refused: a slice under 2 x --qd blocks (exit 2, one line)" \
 	[ "$st" = 2 -a "$(wc -l <"$work/err")" = 1 -a -n "$(grep -- "2 x --qd" "$work/err")" ]
+st=$(run_status "$IOMODEL" run --target sim:ssd --rw randwrite --bs 4m --qd 64 --jobs 8 --verify --ios 1)
+ok "refused: the streams of a simulated drive over 1GiB of buffers (exit 2, one line)" \
+	[ "$st" = 2 -a "$(wc -l <"$work/err")" = 1 -a -n "$(grep -- "--bs x --qd x --jobs" "$work/err")" ]
 
 for engine in io_uring libaio psync; do
 	st=$(run_status "$IOMODEL" run --target "$work/e.img" --size 1m --keep --rw randrw --bs 4k --qd 4 \
