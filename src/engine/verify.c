@@ -14,9 +14,11 @@
  *
  * verify_before_queue() enters the first phase, verify_after_complete()
  * checks a read and turns CHECK_THEN_WRITE into WRITE. Blocks found stale
- * and misdirected blocks are listed (up to LIST_MAX each) so that
- * verify_finish() can count a misdirected write once, not also as the lost
- * write it leaves at the place it was meant for.
+ * and misdirected blocks are listed (verify_match.h) so that a misdirected
+ * write counts once, not also as the lost write it leaves at the place it
+ * was meant for: verify_finish() matches them for a job alone, the run's
+ * ledger for several jobs. Request slots are the job's own numbers plus
+ * first_slot (streams on one backend number their requests apart).
  */
 #include "verify.h"
 
@@ -27,7 +29,6 @@
 #include "engine/verify_block.h"
 #include "engine/verify_match.h"
 #include "util/bug.h"
-#include "util/dynbuf.h"
 
 #define BUSY_BIT (1ULL << 63)		/* an IO of the job is on the slot */
 #define REPORTED_BIT (1ULL << 62)	/* counted since last written or read good */

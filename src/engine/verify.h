@@ -28,6 +28,13 @@
  * A lost, misdirected or torn block counts once until it is rewritten or
  * read back good; corruption counts on every read that returns it.
  *
+ * Several jobs (suite/jobs.h): each has its own state over a region of its
+ * own, all stamp the run's generation, and job k's sequence numbers start
+ * at k x 2^40 + 1 (`stream`), so that a block says which job wrote it. A
+ * write of one job misdirected into another's region is found by the other
+ * job; the ledger (verify_match.h) matches it with the stale block its own
+ * job found, as verify_finish() does within one job.
+ *
  * Invariants: IOs in flight never share a slot (a drawn offset whose slot is
  * busy is drawn again; the region holds at least 2 x qd slots); every slot
  * written in this run holds its last sequence number in the map; failures
