@@ -80,7 +80,9 @@ void cmd_run_usage(FILE *f)
 	      "                       whole region after the run, and report lost,\n"
 	      "                       misdirected and torn writes and corruption (exit 1\n"
 	      "                       on any); a read workload checks a region a --verify\n"
-	      "                       write run left; needs --align = --bs >= 512\n"
+	      "                       write run left; needs --align = --bs >= 512; with\n"
+	      "                       --jobs each job verifies a slice of its own (implies\n"
+	      "                       --split), under mpirun each rank its part\n"
 	      "  --verify-generation N\n"
 	      "                       the generation to write, or to expect when reading\n"
 	      "                       (default: a new one per write run; a read run takes\n"
@@ -512,9 +514,6 @@ static int check_options(struct run_options *o)
 		s->align = s->bs;
 	if (o->max_rounds && !o->steady_state)
 		return bad("--max-rounds goes with --steady-state");
-	if (s->verify && o->jobs.jobs > 1)
-		return bad("--verify runs one job: --jobs %u would let one job's writes overwrite "
-			   "blocks another is checking", o->jobs.jobs);
 	if (o->steady_state && s->verify)
 		return bad("--verify does not go with --steady-state (each round would read the "
 			   "region back)");

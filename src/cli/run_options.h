@@ -51,6 +51,7 @@ struct run_options {
 	bool steady_state;	/* --steady-state: rounds until the SNIA PTS rule holds */
 	unsigned max_rounds;	/* --max-rounds (25) */
 	const char *fio_job;	/* --fio-job FILE, or NULL */
+	bool rank_target;	/* --target held %r: each MPI rank its own */
 };
 
 /*
