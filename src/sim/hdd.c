@@ -86,7 +86,7 @@ static struct sched_at sched_at(const struct hdd *h, uint64_t T)
 {
 	return (struct sched_at){
 		.T = T, .head_pos = h->head_pos, .trk = (uint32_t)(h->head_u >> 32),
-		.phase = (uint32_t)hdd_revs_in(&h->geom, T + h->phase0),
+		.phase = hdd_angle_in(&h->geom, T + h->phase0),
 	};
 }
 
@@ -115,7 +115,7 @@ static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, ui
 static inline uint64_t wait_ns(const struct hdd *h, const struct sched_at *b, uint64_t move,
 			       uint32_t ang)
 {
-	uint32_t w = ang - b->phase - (uint32_t)hdd_revs_in(&h->geom, move);
+	uint32_t w = ang - b->phase - hdd_angle_in(&h->geom, move);
 
 	if (w > 0u - ROT_TOLERANCE)
 		w = 0;			/* reached a hair late: rounding, not a miss */
@@ -125,30 +125,39 @@ static inline uint64_t wait_ns(const struct hdd *h, const struct sched_at *b, ui
 /*
  * The drive's estimate of positioning time `t` for a command weighed at time
  * T: t × (1 + ncq_fuzz × u), u uniform in [0, 1) from a hash of the command
- * and the moment (no state, so the same history gives the same choices).
+ * (its key: arrival and position) and the moment (no state, so the same
+ * history gives the same choices).
  * Firmware does not plan as well as exact SPTF would: with a few commands
  * queued the error hides most of what a choice could win, with many some are
  * close enough to win anyway, so the gain grows with the depth gradually, as
  * measured drives show; a command under the head (sequential) still costs
  * nothing and is still taken at once.
  */
-static uint64_t estimate(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t t)
+static inline uint64_t estimate(uint64_t t, uint64_t m)
 {
-	uint64_t x = c->arrival * 0x9e3779b97f4a7c15ULL ^ c->pos ^ T;
-
-	if (!h->fuzz_fp)
-		return t;
-	return t + (uint64_t)(((unsigned __int128)t * h->fuzz_fp * (splitmix64(&x) >> 32)) >> 48);
+	return t + (uint64_t)(((unsigned __int128)t * m) >> 48);
 }
 
 /*
- * The queued command to run at time T, or -1 when none is ready: least
- * positioning time less the aging credit. The queue is in arrival order, so
+ * The multiplier m of estimate() for command c weighed at T: ncq_fuzz × u in
+ * 16.16 × 0.32 fixed point (below 2^58, so t × m is exact in 128 bits). Drawn
+ * once per command and decision: the hash is most of a pick's work.
+ */
+static inline uint64_t fuzz_mul(const struct hdd *h, const struct hdd_cmd *c, uint64_t T)
+{
+	uint64_t x = c->key ^ T;
+
+	return h->fuzz_fp ? h->fuzz_fp * (splitmix64(&x) >> 32) : 0;
+}
+
+/*
+ * pick_cmd() for a drive without fuzz: its estimates are the times, so the
+ * lower bounds below skip most commands, and predictably. The queue is in arrival order, so
  * readiness and credit both fall along it and the scan stops as soon as no
  * later command can win. Without aging, commands too far away to beat the
  * best so far are skipped before their seek is looked up.
  */
-static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	struct sched_at b = sched_at(h, T);
 	int64_t best_cost = INT64_MAX;
@@ -159,7 +168,7 @@ static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 		const struct hdd_cmd *c = &h->queue[i];
 		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
 		uint32_t dist = c->trk > b.trk ? c->trk - b.trk : b.trk - c->trk;
-		uint64_t move, reach;
+		uint64_t move, reach, m;
 		int64_t cost;
 
 		if (-credit >= best_cost)
@@ -167,11 +176,14 @@ static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 		if (dist > max_dist && c->pos != b.head_pos)
 			continue;
 		move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
-		/* the estimate grows with the time estimated: this bounds the cost from below */
-		if ((int64_t)estimate(h, c, T, move) - credit >= best_cost)
+		/* estimates are at least, and grow with, the time estimated: lower bounds */
+		if ((int64_t)move - credit >= best_cost)
+			continue;
+		m = fuzz_mul(h, c, T);
+		if ((int64_t)estimate(move, m) - credit >= best_cost)
 			continue;
 		reach = move + wait_ns(h, &b, move, c->ang);
-		cost = (int64_t)estimate(h, c, T, reach) - credit;
+		cost = (int64_t)estimate(reach, m) - credit;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (int)i;
@@ -184,6 +196,46 @@ static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 		}
 	}
 	return best;
+}
+
+/*
+ * pick_cmd() for a drive with fuzz: every ready command's cost, and the first
+ * least one, without branches. With fuzz the lower bounds of the pruned scan
+ * skip commands at random, and the mispredicted branches cost more than the
+ * arithmetic they save. The choice is the pruned scan's (that skips only
+ * commands that cannot beat the best before them, and keeps the first of
+ * equals too).
+ */
+static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+{
+	struct sched_at b = sched_at(h, T);
+	int64_t best_cost = INT64_MAX;
+	uint64_t reach_of_best = 0;
+	int best = -1;
+
+	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
+		const struct hdd_cmd *c = &h->queue[i];
+		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
+		uint64_t move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
+		uint64_t reach = move + wait_ns(h, &b, move, c->ang);
+		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, c, T)) - credit;
+		bool better = cost < best_cost;
+
+		best_cost = better ? cost : best_cost;
+		reach_of_best = better ? reach : reach_of_best;
+		best = better ? (int)i : best;
+	}
+	*best_reach = reach_of_best;
+	return best;
+}
+
+/*
+ * The queued command to run at time T, or -1 when none is ready: least
+ * estimated positioning time less the aging credit, the oldest of equals.
+ */
+static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+{
+	return h->fuzz_fp ? pick_cmd_all(h, T, best_reach) : pick_cmd_pruned(h, T, best_reach);
 }
 
 /* Best of dirty[i] so far (*best_cost, *best); false once past reach. */
@@ -374,6 +426,7 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 	u = hdd_u_of(&h->geom, req->offset);
 	h->queue[h->qlen++] = (struct hdd_cmd){
 		.ready = t + h->cmd_ns, .arrival = t, .pos = req->offset,
+		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
 		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = req->op == IO_WRITE,
 		.req = req,
 	};

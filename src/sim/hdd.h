@@ -160,6 +160,12 @@ static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
 	return (uint64_t)(((unsigned __int128)ns * g->phase_k) >> 32);
 }
 
+/* The angle part of hdd_revs_in(g, ns): (uint32_t)hdd_revs_in(), from a 64-bit product. */
+static inline uint32_t hdd_angle_in(const struct hdd_geom *g, uint64_t ns)
+{
+	return (uint32_t)((ns * g->phase_k) >> 32);
+}
+
 /*
  * Seek time for a distance in tracks, in ns; 0 for 0. Linear interpolation
  * between bucket edges: within 0.04 ms of the curve for a 640 GB disk, and
@@ -189,6 +195,7 @@ struct hdd_cmd {
 	uint64_t ready;			/* arrival + command overhead */
 	uint64_t arrival;		/* when the drive accepted it */
 	uint64_t pos;			/* first byte */
+	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
 	uint32_t trk, ang;		/* start position: track, angle (see top) */
 	bool write;
 	struct io_request *req;
