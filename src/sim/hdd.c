@@ -80,30 +80,35 @@ struct sched_at {
 	uint64_t head_pos;
 	uint32_t phase;			/* platter angle at T */
 	uint32_t trk;			/* head's track */
+	uint32_t cyl;			/* and cylinder */
 };
 
 static struct sched_at sched_at(const struct hdd *h, uint64_t T)
 {
 	return (struct sched_at){
 		.T = T, .head_pos = h->head_pos, .trk = (uint32_t)(h->head_u >> 32),
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(h->head_u >> 32)),
 		.phase = hdd_angle_in(&h->geom, T + h->phase0),
 	};
 }
 
 /*
- * Time from b->T until the head is over the track of `pos` and ready to
- * transfer: access overhead (host commands; a destage is planned while the
- * head is still busy), seek, and settling before a write; nothing for a
- * transfer that continues where the head stopped.
+ * Time from b->T until the head is over the track of `pos` (cylinder cyl)
+ * and ready to transfer: access overhead (host commands; a destage is
+ * planned while the head is still busy), seek to the cylinder or, within
+ * it, a head switch, and settling before a write on another track; nothing
+ * for a transfer that continues where the head stopped.
  */
 static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, uint64_t pos,
-			       uint32_t trk, uint64_t overhead, bool write)
+			       uint32_t trk, uint32_t cyl, uint64_t overhead, bool write)
 {
-	uint32_t dist = trk > b->trk ? trk - b->trk : b->trk - trk;
+	uint32_t dist = cyl > b->cyl ? cyl - b->cyl : b->cyl - cyl;
 	uint64_t s = overhead + hdd_seek_ns(&h->geom, dist);
 
-	if (write && dist)
-		s += h->settle_ns;
+	if (trk != b->trk) {
+		s += dist ? 0 : h->switch_ns;
+		s += write ? h->settle_ns : 0;
+	}
 	return pos == b->head_pos ? 0 : s;
 }
 
@@ -167,7 +172,7 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
 		const struct hdd_cmd *c = &h->queue[i];
 		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint32_t dist = c->trk > b.trk ? c->trk - b.trk : b.trk - c->trk;
+		uint32_t dist = c->cyl > b.cyl ? c->cyl - b.cyl : b.cyl - c->cyl;
 		uint64_t move, reach, m;
 		int64_t cost;
 
@@ -175,7 +180,7 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 			break;
 		if (dist > max_dist && c->pos != b.head_pos)
 			continue;
-		move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
+		move = move_ns(h, &b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
 		/* estimates are at least, and grow with, the time estimated: lower bounds */
 		if ((int64_t)move - credit >= best_cost)
 			continue;
@@ -216,7 +221,7 @@ static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
 		const struct hdd_cmd *c = &h->queue[i];
 		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint64_t move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
+		uint64_t move = move_ns(h, &b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
 		uint64_t reach = move + wait_ns(h, &b, move, c->ang);
 		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, c, T)) - credit;
 		bool better = cost < best_cost;
@@ -243,7 +248,7 @@ static bool try_dirty(const struct hdd *h, const struct sched_at *b, unsigned i,
 		      uint64_t *best_cost, int *best)
 {
 	const struct hdd_dirty *e = &h->dirty[i];
-	uint64_t move = move_ns(h, b, e->off, e->trk, 0, true), cost;
+	uint64_t move = move_ns(h, b, e->off, e->trk, e->cyl, 0, true), cost;
 
 	if (move >= *best_cost)
 		return false;		/* and every extent further out */
@@ -309,8 +314,10 @@ static void run_cmd(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
+		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
+						 h->watermark_fp) >> 32);
 
-		done = start + hdd_bus_ns(h, req->length);
+		done = start + reconnect + hdd_bus_ns(h, req->length);
 		done = done > last ? done : last;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
@@ -415,7 +422,7 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 			return;
 		}
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
-		uint64_t ready = t + h->cmd_ns;
+		uint64_t ready = t + h->cmd_ns + h->write_ns;
 
 		if (!h->nwait && hdd_cache_put(h, req, ready))
 			return;
@@ -425,9 +432,11 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 	}
 	u = hdd_u_of(&h->geom, req->offset);
 	h->queue[h->qlen++] = (struct hdd_cmd){
-		.ready = t + h->cmd_ns, .arrival = t, .pos = req->offset,
+		.ready = t + h->cmd_ns + (req->op == IO_WRITE ? h->write_ns : 0),
+		.arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
 		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = req->op == IO_WRITE,
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 		.req = req,
 	};
 }
@@ -560,6 +569,9 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->cmd_ns = (uint64_t)(c->cmd_overhead_ms * 1e6 + 0.5);
 	h->access_ns = (uint64_t)(c->access_overhead_ms * 1e6 + 0.5);
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);
+	h->switch_ns = (uint64_t)(c->head_switch_ms * 1e6 + 0.5);
+	h->write_ns = (uint64_t)(c->write_overhead_ms * 1e6 + 0.5);
+	h->watermark_fp = (uint64_t)(c->read_watermark * 4294967296.0 + 0.5);
 	h->bus_fp = (uint64_t)(1e9 / (c->bus_mib_s * (1 << 20)) * 4294967296.0);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);

@@ -36,10 +36,16 @@ struct hdd_config {
 	double seek_track_ms;
 	double seek_avg_ms;
 	double seek_full_ms;
+	uint64_t surfaces;		/* tracks per cylinder */
+	double head_switch_ms;
+	uint64_t seek_knee_cyl;		/* 0: the fitted curve; else DiskSim's HPL equation */
+	double seek_eq_a_ms, seek_eq_sqrt_ms, seek_eq_c_ms, seek_eq_lin_ms;
 	double write_settle_ms;
 	double cmd_overhead_ms;
 	double access_overhead_ms;
+	double write_overhead_ms;
 	double bus_mib_s;
+	double read_watermark;
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	bool write_cache;
@@ -79,6 +85,8 @@ struct hdd_zone {
 struct hdd_geom {
 	uint64_t capacity;
 	uint32_t tracks;		/* logical tracks over the stroke */
+	uint32_t cylinders;		/* tracks / surfaces, rounded up: seek distances count these */
+	uint32_t surfaces;
 	double rev_ns;			/* one revolution */
 	uint64_t rev_fp;		/* rev_ns · 2^32: revolutions (32.32) → ns via >> 64 */
 	uint64_t phase_k;		/* 2^64 / rev_ns: ns → revolutions (32.32) via >> 32 */
@@ -98,6 +106,10 @@ struct hdd_geom {
 
 /* Tracks over the stroke for `c` (at least one per zone), 0 if it has none. */
 uint64_t hdd_geom_tracks(const struct hdd_config *c);
+/* Cylinders over the stroke: tracks / surfaces, rounded up. */
+uint64_t hdd_geom_cylinders(const struct hdd_config *c);
+/* DiskSim's HPL seek equation of `c` (seek_knee_cyl set) at d >= 1 cylinders, in ms. */
+double hdd_seek_equation_ms(const struct hdd_config *c, double d);
 /*
  * Fit the seek curve of `c` (whose other figures are valid). -EINVAL with a
  * message when seek_avg cannot be reached between the one-track and the
@@ -149,6 +161,12 @@ static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 }
 
 /* Time to pass du of track coordinate under the head, in ns (rounded down). */
+/* The cylinder of track trk. */
+static inline uint32_t hdd_cyl_of(const struct hdd_geom *g, uint32_t trk)
+{
+	return g->surfaces == 1 ? trk : trk / g->surfaces;
+}
+
 static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
 {
 	return (uint64_t)(((unsigned __int128)du * g->rev_fp) >> 64);
@@ -167,7 +185,7 @@ static inline uint32_t hdd_angle_in(const struct hdd_geom *g, uint64_t ns)
 }
 
 /*
- * Seek time for a distance in tracks, in ns; 0 for 0. Linear interpolation
+ * Seek time for a distance in cylinders, in ns; 0 for 0. Linear interpolation
  * between bucket edges: within 0.04 ms of the curve for a 640 GB disk, and
  * monotone like it.
  */
@@ -180,7 +198,7 @@ static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
 	return dist ? t : 0;
 }
 
-/* A distance in tracks beyond which every seek takes at least `ns`. */
+/* A distance in cylinders beyond which every seek takes at least `ns`. */
 static inline uint32_t hdd_seek_within(const struct hdd_geom *g, uint64_t ns)
 {
 	uint64_t j = ((ns * g->within_mul) >> 32) + 2;	/* a slice at or above ns */
@@ -195,6 +213,7 @@ struct hdd_cmd {
 	uint64_t ready;			/* arrival + command overhead */
 	uint64_t arrival;		/* when the drive accepted it */
 	uint64_t pos;			/* first byte */
+	uint32_t cyl;
 	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
 	uint32_t trk, ang;		/* start position: track, angle (see top) */
 	bool write;
@@ -205,7 +224,7 @@ struct hdd_cmd {
 struct hdd_dirty {
 	uint64_t off, len;
 	uint64_t ready;			/* its data are all in the buffer */
-	uint32_t trk, ang;
+	uint32_t trk, ang, cyl;
 };
 
 /* A write waiting for room in the write-back cache. */
@@ -244,7 +263,8 @@ struct hdd {
 	struct hdd_config cfg;
 	struct hdd_geom geom;
 	/* fixed costs, ns */
-	uint64_t cmd_ns, access_ns, settle_ns;
+	uint64_t cmd_ns, access_ns, settle_ns, switch_ns, write_ns;
+	uint64_t watermark_fp;		/* read_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */

@@ -209,6 +209,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 	u = hdd_u_of(&h->geom, c);
 	h->dirty[i] = (struct hdd_dirty){
 		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = (uint32_t)u,
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 	};
 	h->dirty_bytes += d - c;
 	return &h->dirty[i];
