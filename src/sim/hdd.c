@@ -113,6 +113,19 @@ static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, ui
 }
 
 /*
+ * move_ns() of a queued command; a write-through starts no earlier than
+ * write_watermark of its data are in the buffer.
+ */
+static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b,
+				   const struct hdd_cmd *c)
+{
+	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
+	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
+
+	return move > data ? move : data;
+}
+
+/*
  * Then the rotational wait for the sector at angle `ang`. move + wait is the
  * positioning time: the picks compute it, and the transfer starts exactly
  * then (the scheduler's estimate is the actual time).
@@ -180,7 +193,7 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 			break;
 		if (dist > max_dist && c->pos != b.head_pos)
 			continue;
-		move = move_ns(h, &b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
+		move = cmd_move_ns(h, &b, c);
 		/* estimates are at least, and grow with, the time estimated: lower bounds */
 		if ((int64_t)move - credit >= best_cost)
 			continue;
@@ -221,7 +234,7 @@ static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
 		const struct hdd_cmd *c = &h->queue[i];
 		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint64_t move = move_ns(h, &b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
+		uint64_t move = cmd_move_ns(h, &b, c);
 		uint64_t reach = move + wait_ns(h, &b, move, c->ang);
 		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, c, T)) - credit;
 		bool better = cost < best_cost;
@@ -433,6 +446,11 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 	u = hdd_u_of(&h->geom, req->offset);
 	h->queue[h->qlen++] = (struct hdd_cmd){
 		.ready = t + h->cmd_ns + (req->op == IO_WRITE ? h->write_ns : 0),
+		.data_at = req->op == IO_WRITE && h->write_mark_fp
+				   ? t + h->cmd_ns + h->write_ns +
+					     (uint64_t)(((unsigned __int128)hdd_bus_ns(h, req->length) *
+							 h->write_mark_fp) >> 32)
+				   : 0,
 		.arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
 		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = req->op == IO_WRITE,
@@ -571,7 +589,9 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);
 	h->switch_ns = (uint64_t)(c->head_switch_ms * 1e6 + 0.5);
 	h->write_ns = (uint64_t)(c->write_overhead_ms * 1e6 + 0.5);
+	h->hit_ns = (uint64_t)(c->read_hit_overhead_ms * 1e6 + 0.5);
 	h->watermark_fp = (uint64_t)(c->read_watermark * 4294967296.0 + 0.5);
+	h->write_mark_fp = (uint64_t)(c->write_watermark * 4294967296.0 + 0.5);
 	h->bus_fp = (uint64_t)(1e9 / (c->bus_mib_s * (1 << 20)) * 4294967296.0);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);

@@ -44,11 +44,13 @@ struct hdd_config {
 	double cmd_overhead_ms;
 	double access_overhead_ms;
 	double write_overhead_ms;
+	double read_hit_overhead_ms;
 	double bus_mib_s;
 	double read_watermark;
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	bool write_cache;
+	double write_watermark;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
@@ -212,6 +214,7 @@ static inline uint32_t hdd_seek_within(const struct hdd_geom *g, uint64_t ns)
 struct hdd_cmd {
 	uint64_t ready;			/* arrival + command overhead */
 	uint64_t arrival;		/* when the drive accepted it */
+	uint64_t data_at;		/* a write's media transfer starts no earlier (0: any time) */
 	uint64_t pos;			/* first byte */
 	uint32_t cyl;
 	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
@@ -263,8 +266,9 @@ struct hdd {
 	struct hdd_config cfg;
 	struct hdd_geom geom;
 	/* fixed costs, ns */
-	uint64_t cmd_ns, access_ns, settle_ns, switch_ns, write_ns;
+	uint64_t cmd_ns, access_ns, settle_ns, switch_ns, write_ns, hit_ns;
 	uint64_t watermark_fp;		/* read_watermark, 0.32 */
+	uint64_t write_mark_fp;		/* write_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */

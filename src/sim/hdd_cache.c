@@ -157,7 +157,7 @@ static struct hdd_dirty *dirty_holding(struct hdd *h, uint64_t c, uint64_t d)
 
 uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now)
 {
-	uint64_t c = req->offset, d = c + req->length, t = now + h->cmd_ns;
+	uint64_t c = req->offset, d = c + req->length, t = now + h->cmd_ns + h->hit_ns;
 	uint64_t bus = hdd_bus_ns(h, req->length), ready;
 	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
 

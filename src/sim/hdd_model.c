@@ -54,6 +54,8 @@ static const struct sim_param hdd_params[] = {
 	  "time to start a host command's media access (not a destage)", 0, 50, NULL },
 	{ "write_overhead_ms", PARAM_NUMBER, F(write_overhead_ms), "ms",
 	  "further controller time per write command", 0, 50, NULL },
+	{ "read_hit_overhead_ms", PARAM_NUMBER, F(read_hit_overhead_ms), "ms",
+	  "further controller time per read served from the buffer", 0, 50, NULL },
 	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
 	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
@@ -65,6 +67,9 @@ static const struct sim_param hdd_params[] = {
 	  "buffer segments; read-ahead runs one segment ahead of the host", 1, 256, NULL },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
+	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
+	  "share of a write-through's data in the buffer before its media transfer may start "
+	  "(0: at once)", 0, 1, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
