@@ -52,4 +52,4 @@ row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 fitted \
 	",write_watermark=0.8,write_overhead_ms=0,write_settle_ms=0.49,cmd_overhead_ms=0.79,read_hit_overhead_ms=0.46,read_watermark=0.84"
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 fitted \
-	",cmd_overhead_ms=0.27,access_overhead_ms=0.01,write_overhead_ms=0.35,bus_mib_s=4.35"
+	",cmd_overhead_ms=0.27,after_write_hit_ms=0.4,access_overhead_ms=0.01,after_write_miss_ms=0,write_overhead_ms=0.26,after_write_write_ms=0.13,bus_mib_s=4.35"

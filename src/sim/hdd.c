@@ -119,7 +119,7 @@ static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, ui
 static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b,
 				   const struct hdd_cmd *c)
 {
-	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, h->access_ns, c->write);
+	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, c->access, c->write);
 	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
 
 	return move > data ? move : data;
@@ -207,9 +207,9 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 			best = (int)i;
 			*best_reach = reach;
 			if (!h->aging_fp)
-				max_dist = (uint64_t)best_cost > h->access_ns
+				max_dist = (uint64_t)best_cost > h->access_min_ns
 						   ? hdd_seek_within(&h->geom,
-								     (uint64_t)best_cost - h->access_ns)
+								     (uint64_t)best_cost - h->access_min_ns)
 						   : 0;
 		}
 	}
@@ -423,40 +423,48 @@ static void settle_known(struct hdd *h)
 	}
 }
 
+/* Queue a host command that needs the head, accepted at t, its controller work done at ready. */
+static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t ready,
+		    bool after_write)
+{
+	bool write = req->op == IO_WRITE;
+	uint64_t u = hdd_u_of(&h->geom, req->offset), data_at = 0;
+
+	if (write && h->write_mark_fp)
+		data_at = ready + (uint64_t)(((unsigned __int128)hdd_bus_ns(h, req->length) *
+					      h->write_mark_fp) >> 32);
+	h->queue[h->qlen++] = (struct hdd_cmd){
+		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
+		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
+		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = write,
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
+		.access = (uint32_t)h->access_ns[after_write], .req = req,
+	};
+}
+
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 {
-	uint64_t u;
+	bool after_write = h->last_write;
 
+	h->last_write = req->op == IO_WRITE;
 	if (req->op == IO_READ) {
-		uint64_t done = hdd_read_hit(h, req, t);
+		uint64_t done = hdd_read_hit(h, req, t, after_write);
 
 		if (done != UINT64_MAX) {
 			hdd_push_done(h, req, done);
 			return;
 		}
+		enqueue(h, req, t, t + h->cmd_ns, after_write);
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
-		uint64_t ready = t + h->cmd_ns + h->write_ns;
+		uint64_t ready = t + h->write_ns[after_write];
 
 		if (!h->nwait && hdd_cache_put(h, req, ready))
 			return;
 		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
-		return;
+	} else {
+		enqueue(h, req, t, t + h->write_ns[after_write], after_write);
 	}
-	u = hdd_u_of(&h->geom, req->offset);
-	h->queue[h->qlen++] = (struct hdd_cmd){
-		.ready = t + h->cmd_ns + (req->op == IO_WRITE ? h->write_ns : 0),
-		.data_at = req->op == IO_WRITE && h->write_mark_fp
-				   ? t + h->cmd_ns + h->write_ns +
-					     (uint64_t)(((unsigned __int128)hdd_bus_ns(h, req->length) *
-							 h->write_mark_fp) >> 32)
-				   : 0,
-		.arrival = t, .pos = req->offset,
-		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
-		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = req->op == IO_WRITE,
-		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
-		.req = req,
-	};
 }
 
 /* Keep room in `done` for n entries, so pushes never allocate mid-decision. */
@@ -580,23 +588,35 @@ static const struct sim_device_ops hdd_ops = {
 	.destroy = hdd_destroy,
 };
 
+/* A checked overhead (never below 0), in ns. */
+static uint64_t ms_ns(double ms)
+{
+	return ms > 0 ? (uint64_t)(ms * 1e6 + 0.5) : 0;
+}
+
 static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 {
 	struct rng r;
 
 	h->cmd_ns = (uint64_t)(c->cmd_overhead_ms * 1e6 + 0.5);
-	h->access_ns = (uint64_t)(c->access_overhead_ms * 1e6 + 0.5);
+	h->access_ns[0] = ms_ns(c->access_overhead_ms);
+	h->access_ns[1] = ms_ns(c->access_overhead_ms + c->after_write_miss_ms);
+	h->access_min_ns = h->access_ns[0] < h->access_ns[1] ? h->access_ns[0] : h->access_ns[1];
+	h->hit_ns[0] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms);
+	h->hit_ns[1] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms);
+	h->write_ns[0] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms);
+	h->write_ns[1] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms);
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);
 	h->switch_ns = (uint64_t)(c->head_switch_ms * 1e6 + 0.5);
-	h->write_ns = (uint64_t)(c->write_overhead_ms * 1e6 + 0.5);
-	h->hit_ns = (uint64_t)(c->read_hit_overhead_ms * 1e6 + 0.5);
+
 	h->watermark_fp = (uint64_t)(c->read_watermark * 4294967296.0 + 0.5);
 	h->write_mark_fp = (uint64_t)(c->write_watermark * 4294967296.0 + 0.5);
 	h->bus_fp = (uint64_t)(1e9 / (c->bus_mib_s * (1 << 20)) * 4294967296.0);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);
 	h->cache_bytes = c->cache_mib << 20;
-	h->seg_bytes = h->cache_bytes / c->cache_segments / 512 * 512;
+	h->seg_bytes = c->segment_bytes ? c->segment_bytes
+				       : h->cache_bytes / c->cache_segments / 512 * 512;
 	rng_init(&r, seed);
 	h->phase0 = rng_below(&r, (uint64_t)h->geom.rev_ns);
 	h->head_pos = rng_below(&r, c->capacity / 512) * 512;

@@ -45,10 +45,12 @@ struct hdd_config {
 	double access_overhead_ms;
 	double write_overhead_ms;
 	double read_hit_overhead_ms;
+	double after_write_hit_ms, after_write_miss_ms, after_write_write_ms;
 	double bus_mib_s;
 	double read_watermark;
 	uint64_t cache_mib;
 	uint64_t cache_segments;
+	uint64_t segment_bytes;		/* 0: cache / segments */
 	bool write_cache;
 	double write_watermark;
 	uint64_t wcache_extents;
@@ -217,6 +219,7 @@ struct hdd_cmd {
 	uint64_t data_at;		/* a write's media transfer starts no earlier (0: any time) */
 	uint64_t pos;			/* first byte */
 	uint32_t cyl;
+	uint32_t access;		/* its access overhead, ns */
 	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
 	uint32_t trk, ang;		/* start position: track, angle (see top) */
 	bool write;
@@ -266,7 +269,11 @@ struct hdd {
 	struct hdd_config cfg;
 	struct hdd_geom geom;
 	/* fixed costs, ns */
-	uint64_t cmd_ns, access_ns, settle_ns, switch_ns, write_ns, hit_ns;
+	uint64_t cmd_ns, settle_ns, switch_ns;
+	/* controller time of a read hit, a media access, a write: [1] after a write */
+	uint64_t hit_ns[2], access_ns[2], write_ns[2];
+	uint64_t access_min_ns;
+	bool last_write;		/* the host command accepted last was a write */
 	uint64_t watermark_fp;		/* read_watermark, 0.32 */
 	uint64_t write_mark_fp;		/* write_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
@@ -312,8 +319,10 @@ uint64_t hdd_stream_read(const struct hdd *h, uint64_t t);
  * Serve a read from the buffer (dirty data, the data being destaged, the
  * read-ahead stream, a read segment): its completion time, or UINT64_MAX on
  * a miss. A hit ahead of the stream keeps the head on it (moves head_free).
+ * after_write: the host command before it was a write (its controller time).
  */
-uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now);
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
+		      bool after_write);
 /* Index of the first dirty extent that starts after byte c. */
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c);
 /* Take a write into the write-back cache at time t; false when there is no room. */

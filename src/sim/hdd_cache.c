@@ -155,9 +155,10 @@ static struct hdd_dirty *dirty_holding(struct hdd *h, uint64_t c, uint64_t d)
 	return e && d <= e->off + e->len ? e : NULL;
 }
 
-uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now)
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
+		      bool after_write)
 {
-	uint64_t c = req->offset, d = c + req->length, t = now + h->cmd_ns + h->hit_ns;
+	uint64_t c = req->offset, d = c + req->length, t = now + h->hit_ns[after_write];
 	uint64_t bus = hdd_bus_ns(h, req->length), ready;
 	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
 

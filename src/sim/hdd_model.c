@@ -56,6 +56,14 @@ static const struct sim_param hdd_params[] = {
 	  "further controller time per write command", 0, 50, NULL },
 	{ "read_hit_overhead_ms", PARAM_NUMBER, F(read_hit_overhead_ms), "ms",
 	  "further controller time per read served from the buffer", 0, 50, NULL },
+	{ "after_write_hit_ms", PARAM_NUMBER, F(after_write_hit_ms), "ms",
+	  "change of a read hit's controller time when the command before was a write",
+	  -50, 50, NULL },
+	{ "after_write_miss_ms", PARAM_NUMBER, F(after_write_miss_ms), "ms",
+	  "change of access_overhead_ms when the command before was a write", -50, 50, NULL },
+	{ "after_write_write_ms", PARAM_NUMBER, F(after_write_write_ms), "ms",
+	  "change of a write's controller time when the command before was a write",
+	  -50, 50, NULL },
 	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
 	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
@@ -65,6 +73,9 @@ static const struct sim_param hdd_params[] = {
 	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
 	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
 	  "buffer segments; read-ahead runs one segment ahead of the host", 1, 256, NULL },
+	{ "segment_size", PARAM_BYTES, F(segment_bytes), "bytes",
+	  "a segment, a multiple of 512, at most cache / segments (0: cache / segments)", 0,
+	  1e12, NULL },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
@@ -107,11 +118,29 @@ static void hdd_defaults(void *config)
 	};
 }
 
+/* The controller times after a write stay at 0 or more. */
+static int overheads_check(const struct hdd_config *c, struct errmsg *err)
+{
+	if (c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_hit_ms %g below -(cmd_overhead_ms + "
+				  "read_hit_overhead_ms) = %g", c->after_write_hit_ms,
+				  -(c->cmd_overhead_ms + c->read_hit_overhead_ms));
+	if (c->access_overhead_ms + c->after_write_miss_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_miss_ms %g below -access_overhead_ms "
+				  "= %g", c->after_write_miss_ms, -c->access_overhead_ms);
+	if (c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_write_ms %g below -(cmd_overhead_ms + "
+				  "write_overhead_ms) = %g", c->after_write_write_ms,
+				  -(c->cmd_overhead_ms + c->write_overhead_ms));
+	return 0;
+}
+
 static int hdd_check(const void *config, struct errmsg *err)
 {
 	const struct hdd_config *c = config;
 	struct hdd_seek_curve sc;
 	uint64_t tracks;
+	int ret;
 
 	if (c->capacity % 512)
 		return errmsg_set(err, -EINVAL, "capacity %llu is not a multiple of 512 bytes",
@@ -138,6 +167,14 @@ static int hdd_check(const void *config, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks: too few for "
 				  "two cylinders of surfaces %llu", (unsigned long long)c->capacity,
 				  (unsigned long long)tracks, (unsigned long long)c->surfaces);
+	if (c->segment_bytes % 512 || c->segment_bytes > (c->cache_mib << 20) / c->cache_segments)
+		return errmsg_set(err, -EINVAL, "segment_size %llu: not a multiple of 512 bytes at "
+				  "most cache_mib / cache_segments (%llu)",
+				  (unsigned long long)c->segment_bytes,
+				  (unsigned long long)((c->cache_mib << 20) / c->cache_segments));
+	ret = overheads_check(c, err);
+	if (ret)
+		return ret;
 	return c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &sc, err);
 }
 
@@ -219,7 +256,8 @@ static void hdd_describe(FILE *f, const void *config)
 	line(f, "write_penalty", c->cmd_overhead_ms + c->write_overhead_ms +
 	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
 	     "mean random 512 B write at QD1 with write_cache off");
-	line(f, "segment", (double)((c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
+	line(f, "segment", (double)(c->segment_bytes ? c->segment_bytes
+					   : (c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
 	     "buffer segment (read-ahead window)");
 	free(g);
 }
