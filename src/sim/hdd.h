@@ -65,6 +65,7 @@ struct hdd_config {
 #define HDD_ZONE_LUT 1024		/* zone lookup slices of the LBA range */
 #define HDD_SEEK_BUCKETS 2048		/* seek table: buckets over the full stroke */
 #define HDD_WITHIN_SLICES 256		/* inverse seek table: slices of the full stroke time */
+#define HDD_NEAR_SEEKS 64		/* seeks this short (cylinders) are looked up exactly */
 
 /*
  * The seek curve, in ms, of x = distance / full stroke (0 < x <= 1):
@@ -106,6 +107,7 @@ struct hdd_geom {
 	uint64_t within_mul;		/* ns → slice of seek_within via multiply */
 	uint32_t seek_within[HDD_WITHIN_SLICES + 1];
 	uint32_t seek_tab[HDD_SEEK_BUCKETS + 2];	/* ns at bucket edges (+1 spare) */
+	uint32_t near_seek[HDD_NEAR_SEEKS];	/* ns of the shortest seeks, 0 for 0 */
 };
 
 /* Tracks over the stroke for `c` (at least one per zone), 0 if it has none. */
@@ -189,9 +191,10 @@ static inline uint32_t hdd_angle_in(const struct hdd_geom *g, uint64_t ns)
 }
 
 /*
- * Seek time for a distance in cylinders, in ns; 0 for 0. Linear interpolation
- * between bucket edges: within 0.04 ms of the curve for a 640 GB disk, and
- * monotone like it.
+ * Seek time for a distance in cylinders, in ns; 0 for 0. The shortest from a
+ * table of their own (exact: DiskSim's equation jumps after one cylinder),
+ * the others by linear interpolation between bucket edges: within 0.04 ms
+ * of the curve for a 640 GB disk, and monotone like it.
  */
 static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
 {
@@ -199,7 +202,7 @@ static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
 	const uint32_t *e = &g->seek_tab[pos >> 32];
 	uint32_t t = e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
 
-	return dist ? t : 0;
+	return dist < HDD_NEAR_SEEKS ? g->near_seek[dist] : t;
 }
 
 /* A distance in cylinders beyond which every seek takes at least `ns`. */

@@ -246,8 +246,22 @@ static void build_seek_table(struct hdd_geom *g, const struct hdd_config *c)
 		else
 			g->seek_tab[i] = ms_to_ns32(hdd_seek_curve_ms(&g->curve,
 								     x < 1 / n ? 1 / n : x));
+		/* the equation may dip at its knee: keep the table monotone */
+		if (i && g->seek_tab[i] < g->seek_tab[i - 1])
+			g->seek_tab[i] = g->seek_tab[i - 1];
 	}
 	g->seek_tab[HDD_SEEK_BUCKETS + 1] = g->seek_tab[HDD_SEEK_BUCKETS];
+	/* the curve's short seeks as the buckets give them (so a curve's drive is unchanged) */
+	for (uint32_t d = 0; d < HDD_NEAR_SEEKS; d++) {
+		uint64_t pos = (uint64_t)d * g->seek_mul;
+		const uint32_t *e = &g->seek_tab[pos >> 32];
+
+		g->near_seek[d] = !d ? 0
+			: c->seek_knee_cyl ? ms_to_ns32(hdd_seek_equation_ms(c, d))
+			: e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
+		if (d > 1 && g->near_seek[d] < g->near_seek[d - 1])
+			g->near_seek[d] = g->near_seek[d - 1];
+	}
 }
 
 static uint32_t seek_within_exact(const struct hdd_geom *g, uint64_t ns)
@@ -267,6 +281,8 @@ static uint32_t seek_within_exact(const struct hdd_geom *g, uint64_t ns)
 	if (lo > HDD_SEEK_BUCKETS)
 		return UINT32_MAX;
 	d = (((uint64_t)lo * g->bucket_tracks) >> 32) + 1;
+	for (uint32_t j = 0; j < HDD_NEAR_SEEKS; j++)
+		d = g->near_seek[j] < ns && j > d ? j : d;	/* short seeks come from their table */
 	return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
