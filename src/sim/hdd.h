@@ -51,12 +51,20 @@ struct hdd_config {
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	uint64_t segment_bytes;		/* 0: cache / segments */
+	unsigned read_ahead;		/* enum hdd_read_ahead */
 	bool write_cache;
 	double write_watermark;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
 	double ncq_fuzz;
+};
+
+/* How far the drive reads ahead after a read miss (read_ahead). */
+enum hdd_read_ahead {
+	HDD_AHEAD_SEGMENT,		/* one segment beyond what the host has read, hits too */
+	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
+					   next one when the read crossed a track), no further */
 };
 
 /* --- geometry (hdd_geom.c) --- */
@@ -250,8 +258,8 @@ struct hdd_segment {
 /*
  * The read-ahead stream: after a media read ends at `start` (time t0,
  * position u0) the head goes on reading while it has nothing else to do,
- * up to one segment beyond what the host has read (`consumed`). It stops
- * when the head is given other work.
+ * up to one segment beyond what the host has read (`consumed`), and never
+ * beyond `limit`. It stops when the head is given other work.
  */
 struct hdd_stream {
 	bool active;
@@ -259,6 +267,7 @@ struct hdd_stream {
 	uint64_t start;
 	uint64_t u0, t0;
 	uint64_t consumed;
+	uint64_t limit;			/* HDD_AHEAD_TRACK: the end of what it reads ahead */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */

@@ -36,10 +36,23 @@ void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
 	(void)req_heap_push(&h->done, t, req);
 }
 
+/*
+ * read_ahead=track: the end of the track at u0 (the head after a read from
+ * lo), or of the track after it when the read began on an earlier track.
+ */
+static uint64_t track_limit(const struct hdd *h, uint64_t lo, uint64_t u0)
+{
+	uint64_t trk = u0 >> 32, first = hdd_u_of(&h->geom, lo) >> 32;
+
+	return hdd_s_of(&h->geom, (trk + 1 + (first < trk)) << 32);
+}
+
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
 {
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = lo, .start = start, .u0 = u0, .t0 = t0, .consumed = start,
+		.limit = h->cfg.read_ahead == HDD_AHEAD_TRACK ? track_limit(h, lo, u0)
+							     : UINT64_MAX,
 	};
 }
 
@@ -49,6 +62,8 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 	const struct hdd_stream *st = &h->stream;
 	uint64_t s, cap = st->consumed + h->seg_bytes;
 
+	if (cap > st->limit)
+		cap = st->limit;
 	if (cap > h->geom.capacity)
 		cap = h->geom.capacity;
 	if (t <= st->t0)
@@ -104,7 +119,7 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	struct hdd_stream *st = &h->stream;
 	uint64_t ready;
 
-	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes)
+	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes || d > st->limit)
 		return UINT64_MAX;
 	if (c < st->consumed) {
 		uint64_t p = stream_pos(h, now);

@@ -15,6 +15,8 @@
 
 #define F(field) offsetof(struct hdd_config, field)
 
+static const char *const read_ahead_names[] = { "segment", "track", NULL };
+
 static const struct sim_param hdd_params[] = {
 	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
 	  "capacity the host sees, a multiple of 512", 1 << 20, 1e18, NULL },
@@ -76,6 +78,9 @@ static const struct sim_param hdd_params[] = {
 	{ "segment_size", PARAM_BYTES, F(segment_bytes), "bytes",
 	  "a segment, a multiple of 512, at most cache / segments (0: cache / segments)", 0,
 	  1e12, NULL },
+	{ "read_ahead", PARAM_CHOICE, F(read_ahead), "",
+	  "after a read miss read ahead one segment beyond the host, hits too (segment), or to "
+	  "the end of the track after it (track)", 0, 0, read_ahead_names },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
