@@ -49,10 +49,12 @@ static uint64_t track_limit(const struct hdd *h, uint64_t lo, uint64_t u0)
 
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
 {
+	bool track = h->cfg.read_ahead == HDD_AHEAD_TRACK;
+
+	/* read_ahead=track keeps only what it reads ahead, not the host's data */
 	h->stream = (struct hdd_stream){
-		.active = true, .lo = lo, .start = start, .u0 = u0, .t0 = t0, .consumed = start,
-		.limit = h->cfg.read_ahead == HDD_AHEAD_TRACK ? track_limit(h, lo, u0)
-							     : UINT64_MAX,
+		.active = true, .lo = track ? start : lo, .start = start, .u0 = u0, .t0 = t0,
+		.consumed = start, .limit = track ? track_limit(h, lo, u0) : UINT64_MAX,
 	};
 }
 
