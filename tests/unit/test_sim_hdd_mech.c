@@ -3,8 +3,8 @@
  * controller, the parameters DiskSim's drive descriptions need (sim/hdd*.c):
  * cylinders of several surfaces with a head switch, DiskSim's seek
  * equation, the read and write water marks, the controller times of read
- * hits and after a write, the segment size, and the refusals that keep them
- * sane. Requests go one at a time, each submitted when the one before
+ * hits and after a write, read-ahead to the track's end, and the refusals
+ * that keep them sane. Requests go one at a time, each submitted when the one before
  * completed (as DiskSim's validation traces were measured).
  */
 #include <errno.h>
@@ -242,6 +242,55 @@ static void controller_times(struct check_state *st)
 	      0.8 + bus);
 }
 
+/* Reads (of n, `bytes` each, at offsets off[]) that took longer than 1 ms: misses. */
+static unsigned misses(const struct hdd_config *c, unsigned n, const uint64_t *off, uint32_t bytes)
+{
+	uint32_t len[N];
+	enum io_op op[N];
+	double ms[N];
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		len[i] = bytes;
+		op[i] = IO_READ;
+	}
+	serve(c, n, off, len, op, ms);
+	for (unsigned i = 0; i < n; i++)
+		k += ms[i] > 1;
+	return k;
+}
+
+static void read_ahead_track(struct check_state *st)
+{
+	struct hdd_config seg = drive(NULL), trk = drive("read_ahead=track");
+	static struct hdd_geom g;
+	uint64_t off[N];
+	double per_track;
+	unsigned m_seg, m_trk, again_seg, again_trk;
+
+	CHECK(st, hdd_geom_init(&g, &trk, NULL) == 0, "geometry");
+	per_track = g.zone[0].track_bytes / (4 * KIB);
+	for (unsigned i = 0; i < N; i++)
+		off[i] = (uint64_t)i * 4 * KIB;
+	m_seg = misses(&seg, N, off, 4 * KIB);
+	m_trk = misses(&trk, N, off, 4 * KIB);
+	for (unsigned i = 0; i < N; i++)	/* far apart, each read twice */
+		off[i] = (uint64_t)(i / 2 * 7919 % 997) * 256 * KIB;
+	again_seg = misses(&seg, N, off, 4 * KIB);
+	again_trk = misses(&trk, N, off, 4 * KIB);
+	printf("  %u sequential 4 KiB reads (%.1f a track): %u misses reading a segment ahead, %u"
+	       " to the track's end; %u far reads each twice: %u and %u misses\n", N, per_track,
+	       m_seg, m_trk, N / 2, again_seg, again_trk);
+	CHECK(st, m_seg == 1, "a segment ahead: %u misses, want the first only", m_seg);
+	/* a miss that crosses a track reads to the end of the next one */
+	CHECK(st, m_trk >= N / per_track / 2 && m_trk <= N / per_track + 1,
+	      "to the track's end: %u misses, want %.1f to %.1f", m_trk, N / per_track / 2,
+	      N / per_track + 1);
+	CHECK(st, again_seg == N / 2 && again_trk == N,
+	      "re-reads: %u and %u misses (a segment keeps the host's data, a track's read-ahead"
+	      " only what it read ahead)", again_seg, again_trk);
+}
+
 static void refuse(struct check_state *st, const char *settings, const char *want)
 {
 	struct hdd_config c;
@@ -267,6 +316,7 @@ static void refusals(struct check_state *st)
 	refuse(st, "segment_size=2m", "at most");
 	refuse(st, "read_watermark=1.5", "read_watermark");
 	refuse(st, "surfaces=0", "surfaces");
+	refuse(st, "read_ahead=cylinder", "segment or track");
 	refuse(st, "capacity=1m,zones=1,surfaces=64", "two cylinders");
 }
 
@@ -278,6 +328,7 @@ int main(void)
 	seek_equation(&st);
 	water_marks(&st);
 	controller_times(&st);
+	read_ahead_track(&st);
 	refusals(&st);
 	return check_exit(&st, "test_sim_hdd_mech");
 }
