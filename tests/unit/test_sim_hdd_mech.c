@@ -16,7 +16,7 @@
 #include "check.h"
 #include "sim/device.h"
 #include "sim/hdd.h"
-#include "sim/params.h"
+#include "sim/spec.h"
 
 #define KIB 1024ULL
 #define MIB (1ULL << 20)
@@ -28,23 +28,22 @@ static const char *const BASE =
 	"access_overhead_ms=0,bus_mib_s=300,cache_mib=1,cache_segments=1,write_cache=off,"
 	"ncq_depth=1,ncq_aging=0";
 
-static int apply(struct hdd_config *c, const char *settings, struct errmsg *err)
+/* The hdd model with BASE and `extra` (NULL: none) over its defaults, as sim: parses it. */
+static int parse(const char *extra, struct hdd_config *c, struct errmsg *err)
 {
-	char buf[1024], *save = NULL;
+	char text[1024];
+	struct sim_spec spec;
+	int ret;
 
-	snprintf(buf, sizeof(buf), "%s", settings);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		int ret;
-
-		if (!eq)
-			return errmsg_set(err, -EINVAL, "'%s' has no '='", tok);
-		*eq = '\0';
-		ret = sim_param_set(sim_hdd_model.params, c, tok, eq + 1, err);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	snprintf(text, sizeof(text), "hdd,%s%s%s", BASE, extra ? "," : "", extra ? extra : "");
+	ret = sim_spec_parse(&spec, text, err);
+	if (!ret && spec.model != &sim_hdd_model)
+		ret = errmsg_set(err, -EINVAL, "not the hdd model");
+	if (!ret)
+		*c = *(const struct hdd_config *)spec.config;
+	if (!ret)
+		sim_spec_release(&spec);
+	return ret;
 }
 
 static struct hdd_config drive(const char *extra)
@@ -52,9 +51,7 @@ static struct hdd_config drive(const char *extra)
 	struct hdd_config c;
 	struct errmsg err;
 
-	sim_hdd_model.defaults(&c);
-	if (apply(&c, BASE, &err) || (extra && apply(&c, extra, &err)) ||
-	    sim_hdd_model.check(&c, &err)) {
+	if (parse(extra, &c, &err)) {
 		printf("settings refused: %s\n", err.text);
 		exit(1);
 	}
@@ -295,14 +292,8 @@ static void refuse(struct check_state *st, const char *settings, const char *wan
 {
 	struct hdd_config c;
 	struct errmsg err = { 0 };
-	int ret;
+	int ret = parse(settings, &c, &err);
 
-	sim_hdd_model.defaults(&c);
-	ret = apply(&c, BASE, &err);
-	if (!ret)
-		ret = apply(&c, settings, &err);
-	if (!ret)
-		ret = sim_hdd_model.check(&c, &err);
 	CHECK(st, ret == -EINVAL && strstr(err.text, want), "'%s': %d '%s', want '%s'", settings,
 	      ret, err.text, want);
 }
