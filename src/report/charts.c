@@ -28,6 +28,12 @@ const struct chart_kind chart_kinds[] = {
 	  "The access tax of writes, with the erase-block merge steps where the model found "
 	  "them and the erase block it reports.",
 	  size_chart_wants, access_chart_build },
+	{ "merges-write", IO_WRITE,
+	  "Random writes above the erase-block model's penalty + size/STR, on a linear scale: "
+	  "the read-modify-write merges of the partly written erase blocks at each end, one "
+	  "while a write fits inside a block, up to two once it spans one, whole blocks "
+	  "merging nothing more.",
+	  merges_chart_wants, merges_chart_build },
 	{ "qd-iops-read", IO_READ,
 	  "Read IOPS against IOs outstanding: measured, and the queue-depth model "
 	  "(Little's law with a saturation level).",

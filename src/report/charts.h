@@ -71,6 +71,10 @@ int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_
 			   struct plot_chart *c);
 int access_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 		       struct plot_chart *c);
+/* Writes above the erase-block model's penalty + size/STR: its merge steps. */
+bool merges_chart_wants(const struct report_drive *d, enum io_op op);
+int merges_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c);
 
 /* charts_qd.c */
 bool qd_chart_wants(const struct report_drive *d, enum io_op op);
