@@ -11,6 +11,7 @@
 #include "cli/run_options.h"
 #include "io/import.h"
 #include "io/model_output.h"
+#include "sim/hdd.h"
 #include "sim/params.h"
 #include "sim/spec.h"
 #include "util/units.h"
@@ -136,12 +137,37 @@ static int load_dir(struct raid_member_src *src, const char *dir)
 	return status;
 }
 
-/* Capacity and zone rates of a simulated drive, from its parameters. */
+/* The seek curve of a simulated disk in seconds (ctx: struct raid_member_src). */
+static double sim_seek_s(const void *ctx, double x)
+{
+	const struct raid_member_src *src = ctx;
+
+	return hdd_seek_curve_ms(&src->seek_curve, x < src->seek_x1 ? src->seek_x1 : x) / 1e3;
+}
+
+/* A simulated disk's mechanics for the planner: revolution, seek curve, zone rates. */
+static int sim_mechanics(struct raid_member_src *src, const struct hdd_config *c,
+			 const char *spec_text)
+{
+	struct errmsg err;
+	uint64_t tracks = hdd_geom_tracks(c);
+
+	if (!c->rpm || tracks < 2 || hdd_seek_fit(c, &src->seek_curve, &err))
+		return EXIT_OK;		/* no usable mechanics: plan without them */
+	src->seek_x1 = 1.0 / (double)tracks;
+	if (raid_mech_derive(60.0 / (double)c->rpm, c->inner_mib_s / c->outer_mib_s, sim_seek_s,
+			     src, &src->m.mech))
+		return bad("--member '%s': out of memory", spec_text);
+	return EXIT_OK;
+}
+
+/* Capacity, zone rates and mechanics of a simulated drive, from its parameters. */
 static int sim_figures(struct raid_member_src *src, const char *spec_text)
 {
 	struct sim_spec spec;
 	struct errmsg err;
 	const struct sim_param *p;
+	int status;
 
 	if (sim_spec_parse(&spec, spec_text + 4, &err))
 		return bad("--member '%s': %s", spec_text, err.text);
@@ -155,8 +181,9 @@ static int sim_figures(struct raid_member_src *src, const char *spec_text)
 	if (p)
 		src->inner_bps = *(const double *)((const char *)spec.config + p->offset) * MIB;
 	src->m.ssd = !strcmp(spec.model->name, "ssd");
+	status = spec.model == &sim_hdd_model ? sim_mechanics(src, spec.config, spec_text) : EXIT_OK;
 	sim_spec_release(&spec);
-	return EXIT_OK;
+	return status;
 }
 
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)

@@ -3,8 +3,9 @@
  * user has: a model file (`characterize -o`, `fit -o`), a directory of
  * measurements (fio JSON, iomodel JSON, CSV: fitted as `iomodel fit` does,
  * and the measured points kept for the rate at each queue depth), or a
- * simulated drive (`sim:PRESET`: characterized first, quickly, on its
- * virtual clock; its zone rates and capacity read from its parameters).
+ * simulated drive (`sim:PRESET`: characterized first, as `characterize`
+ * does, on its virtual clock; its zone rates, capacity and, for a disk, its
+ * head mechanics (model/raid.h, struct raid_mech) read from its parameters).
  *
  * The rate a member gives the planner (raid_member.iops_at) at a size and a
  * depth comes from measured points of that direction and size when there
@@ -21,6 +22,7 @@
 #include "model/drive_model.h"
 #include "model/points.h"
 #include "model/raid.h"
+#include "sim/hdd.h"
 
 struct raid_member_src {
 	struct raid_member m;		/* m.ctx points back here */
@@ -29,6 +31,8 @@ struct raid_member_src {
 	struct drive_model dm;
 	struct point_set ps;		/* measured points, may be empty */
 	double outer_bps, inner_bps;	/* zone rates of an HDD, 0 when unknown */
+	struct hdd_seek_curve seek_curve;	/* a simulated HDD's (m.mech) */
+	double seek_x1;			/* one track as a fraction of the stroke */
 };
 
 /*

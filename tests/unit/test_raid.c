@@ -152,7 +152,7 @@ static double flat_iops(const void *ctx, enum io_op op, uint64_t size, unsigned 
 
 static void test_random_perf(void)
 {
-	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL };
+	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL, { 0, 0, 0, { 0 } } };
 	const struct raid_member *ms[8] = { &m, &m, &m, &m, &m, &m, &m, &m };
 	struct raid_layout r0 = { RAID_0, 3, 65536 }, r5 = { RAID_5, 4, 65536 };
 	struct raid_layout r5x3 = { RAID_5, 3, 65536 }, r6 = { RAID_6, 6, 65536 };
@@ -206,7 +206,7 @@ static double split_iops(const void *ctx, enum io_op op, uint64_t size, unsigned
 
 static void test_shared_latency(void)
 {
-	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL };
+	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL, { 0, 0, 0, { 0 } } };
 	const struct raid_member *ms[4] = { &m, &m, &m, &m };
 	struct raid_layout one = { RAID_0, 1, 65536 }, three = { RAID_0, 3, 65536 };
 	struct raid_perf p, q;

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# raid_plan_sim.sh — the analytical plan (`iomodel raid --member sim:DRIVE`)
+# against `characterize` of the simulated array (`sim:raidL,member=DRIVE`)
+# at every level, for a hard disk without write cache and an SSD: random
+# 4 KiB read and write IOPS at QD1 (the plan's default) and sequential read
+# and write MiB/s, each within 10 %. Prints the table docs/raid.md shows:
+#     tests/e2e/raid_plan_sim.sh            (IOMODEL=path/to/iomodel to choose)
+set -u
+. "$(dirname "$0")/lib.sh"
+work=$(scratch_dir)
+trap 'rm -rf "$work"' EXIT
+
+# member spec for the plan | member settings of the array | label
+members=(
+	"wd6400aaks,write_cache=off|member=wd6400aaks,member_write_cache=off|HDD wd6400aaks, no write cache"
+	"ocz-core|member=ocz-core|SSD ocz-core"
+)
+: >"$work/rows"
+for entry in "${members[@]}"; do
+	IFS='|' read -r plan_member array_member label <<<"$entry"
+	for level in 0 1 10 5 6; do
+		disks=4
+		[ "$level" = 1 ] && disks=2
+		"$IOMODEL" characterize --target "sim:raid$level,disks=$disks,$array_member" \
+			-o "$work/sim.json" >/dev/null 2>"$work/err"
+		ok "characterize of $label RAID $level ($disks disks) exits 0" [ $? -eq 0 ]
+		"$IOMODEL" raid --level "$level" --disks "$disks" --member "sim:$plan_member" --json \
+			>"$work/plan.json" 2>"$work/err"
+		ok "the plan of $label RAID $level exits 0" [ $? -eq 0 ]
+		python3 - "$work/plan.json" "$work/sim.json" "$label" "$level" "$disks" \
+			>>"$work/rows" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))["operations"]
+sim = json.load(open(sys.argv[2]))["model"]
+label, level, disks = sys.argv[3:6]
+
+def qd1(op):
+    pts = [p["iops"] for p in sim[op]["points"]
+           if p["size_bytes"] == 4096 and p["qd"] == 1 and p["random"]]
+    return sum(pts) / len(pts)
+
+figures = [("random read IOPS", plan["rand_read"]["iops"], qd1("read")),
+           ("random write IOPS", plan["rand_write"]["iops"], qd1("write")),
+           ("sequential read MiB/s", plan["seq_read"]["mib_s"], sim["read"]["str_mib_s"]),
+           ("sequential write MiB/s", plan["seq_write"]["mib_s"], sim["write"]["str_mib_s"])]
+for what, p, s in figures:
+    print(f"{label}\t{level}\t{disks}\t{what}\t{p:.4g}\t{s:.4g}\t{100 * (p / s - 1):+.1f}")
+PY
+	done
+done
+
+echo
+echo "| member | level | disks | figure | plan | simulation | error |"
+echo "|---|---|---:|---|---:|---:|---:|"
+while IFS=$'\t' read -r label level disks what p s err; do
+	echo "| $label | RAID $level | $disks | $what | $p | $s | $err % |"
+done <"$work/rows"
+echo
+# Every figure within 10 %, but one: a block-FTL SSD's sequential writes on
+# RAID 0 and 5 (11.8 %, 10.3 %), held within 15 %. The member writes S/d of
+# each array write of S, and its time is not linear in the size (the slope
+# of its small writes is 53 MiB/s, of its large ones 73): characterize fits
+# the array over the member's smaller sizes and finds a lower STR than
+# data disks x the member's fitted STR (docs/raid.md).
+while IFS=$'\t' read -r label level disks what p s err; do
+	bound=10
+	case "$label/$level/$what" in SSD*/[05]/sequential\ write*) bound=15 ;; esac
+	ok "$label RAID $level $what: plan $p, simulation $s ($err %) within $bound %" \
+		python3 -c "import sys; sys.exit(abs(float(sys.argv[1])) > float(sys.argv[2]))" "$err" "$bound"
+done <"$work/rows"
+finish
