@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli/run_options.h"
 #include "io/import.h"
 #include "io/model_output.h"
+#include "model/first_order.h"
 #include "sim/hdd.h"
 #include "sim/params.h"
 #include "sim/spec.h"
@@ -85,6 +87,61 @@ static double member_iops(const void *ctx, enum io_op op, uint64_t size, unsigne
 	if (drive_model_predict(&src->dm, op, size, om->has_qd ? depth : 1, size, &p, &err))
 		return 0;
 	return p.iops;
+}
+
+/* Seconds of one random `op` of `size` at QD1, linear between the measured sizes; 0: none. */
+static double qd1_seconds(const struct point_set *ps, enum io_op op, double size)
+{
+	double lo_s = 0, hi_s = INFINITY, lo_t = 0, hi_t = 0, first_s = INFINITY, first_t = 0;
+
+	for (size_t i = 0; i < ps->len; i++) {
+		const struct perf_point *p = &ps->points[i];
+		double s = (double)p->size;
+
+		if (p->op != op || p->qd != 1 || !p->random)
+			continue;
+		if (s < first_s) {
+			first_s = s;
+			first_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+		if (s <= size && s > lo_s) {
+			lo_s = s;
+			lo_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+		if (s >= size && s < hi_s) {
+			hi_s = s;
+			hi_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+	}
+	if (!isfinite(first_s))
+		return 0;
+	if (!(lo_s > 0))
+		return first_t;		/* below the smallest size: its time */
+	if (!isfinite(hi_s) || hi_s == lo_s)
+		return lo_t;
+	return lo_t + (hi_t - lo_t) * (size - lo_s) / (hi_s - lo_s);
+}
+
+double raid_member_split_str(const struct raid_member_src *src, enum io_op op, unsigned k)
+{
+	struct perf_point *pts = calloc(src->ps.len ? src->ps.len : 1, sizeof(*pts));
+	struct first_order fo;
+	struct errmsg err;
+	size_t n = 0;
+	double str = 0;
+
+	for (size_t i = 0; pts && i < src->ps.len; i++) {
+		const struct perf_point *p = &src->ps.points[i];
+		double t = qd1_seconds(&src->ps, op, (double)p->size / k);
+
+		if (p->op == op && p->qd == 1 && p->random && t > 0)
+			pts[n++] = (struct perf_point){ .op = op, .random = true, .size = p->size,
+							.qd = 1, .iops = 1 / t };
+	}
+	if (n >= 2 && !first_order_fit(pts, n, &fo, NULL, &err))
+		str = fo.str_bps;
+	free(pts);
+	return str;
 }
 
 /* First-order figures, kind, and the rate callback, once dm and ps are filled. */

@@ -43,4 +43,14 @@ struct raid_member_src {
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir);
 void raid_member_release(struct raid_member_src *src);
 
+/*
+ * The STR (bytes/s) `characterize` would fit to an array that splits each
+ * IO of size S into k member IOs of S/k in parallel: the member's measured QD1 times
+ * at S/k (linear between its sizes), at each of its own sizes S, fitted
+ * first-order; its times are not always linear in the size (a block-FTL
+ * SSD's small writes run slower than its large ones). 0 when the member
+ * has no measured QD1 points of `op`.
+ */
+double raid_member_split_str(const struct raid_member_src *src, enum io_op op, unsigned k);
+
 #endif

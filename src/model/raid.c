@@ -78,6 +78,11 @@ unsigned raid_read_disks(const struct raid_layout *l)
 	return raid_data_disks(l);
 }
 
+unsigned raid_str_disks(const struct raid_layout *l, enum io_op op)
+{
+	return op == IO_READ ? raid_read_disks(l) : l->level == RAID_1 ? 1 : raid_data_disks(l);
+}
+
 uint64_t raid_capacity(const struct raid_layout *l, uint64_t smallest_member)
 {
 	return (uint64_t)raid_data_disks(l) * (smallest_member / l->stripe * l->stripe);
@@ -543,7 +548,7 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 void raid_first_order(const struct raid_layout *l, const struct raid_member *const *members,
 		      double partial_s, struct raid_first_order *out)
 {
-	unsigned factor[2] = { raid_read_disks(l), l->level == RAID_1 ? 1 : raid_data_disks(l) };
+	unsigned factor[2] = { raid_str_disks(l, IO_READ), raid_str_disks(l, IO_WRITE) };
 
 	memset(out, 0, sizeof(*out));
 	for (int op = IO_READ; op <= IO_WRITE; op++) {

@@ -80,6 +80,8 @@ unsigned raid_data_disks(const struct raid_layout *l);	/* per row */
 unsigned raid_parity_disks(const struct raid_layout *l);	/* RAID 5: 1, RAID 6: 2 */
 /* Members that serve one large read in parallel (RAID 1: one). */
 unsigned raid_read_disks(const struct raid_layout *l);
+/* Members whose STR adds up in a large transfer of `op` (RAID 1 writes: one). */
+unsigned raid_str_disks(const struct raid_layout *l, enum io_op op);
 /* Bytes of user data: data members x the smallest member, whole chunks. */
 uint64_t raid_capacity(const struct raid_layout *l, uint64_t smallest_member);
 
