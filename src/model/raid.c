@@ -262,6 +262,7 @@ void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, ui
 		c = l->level == RAID_1 ? 1 : fmin(chunks, (double)raid_read_disks(l));
 		out->reads = c;
 		out->nearer = l->level == RAID_1 || l->level == RAID_10;
+		out->copies = l->level == RAID_1 ? l->disks : l->level == RAID_10 ? 2 : 0;
 	} else if (l->level == RAID_1) {
 		c = 1;
 		out->writes = l->disks;
@@ -345,8 +346,11 @@ static int member_rates(const struct raid_member *m, const struct raid_io_shape 
 {
 	double c = s->reads + s->writes;
 
+	/* nearer-mirror reads: a member's j reads lie as densely as copies x j over the stroke */
+	unsigned spread = s->nearer && m->mech.rev_s > 0 ? (unsigned)s->copies : 1;
+
 	for (unsigned k = 1; k <= jobs; k++) {
-		double r = s->reads > 0 ? m->iops_at(m->ctx, IO_READ, s->member_bytes, k) : 1;
+		double r = s->reads > 0 ? m->iops_at(m->ctx, IO_READ, s->member_bytes, k * spread) : 1;
 		double w = s->writes > 0 ? m->iops_at(m->ctx, IO_WRITE, s->member_bytes, k) : 1;
 
 		if (!(r > 0) || !(w > 0))

@@ -192,7 +192,7 @@ struct raid_io_shape {
 	double partial_rows;		/* parity RAID writes: partly covered rows */
 	bool reconstruct;		/* reconstruct-write chosen over RMW */
 	bool nearer;			/* RAID 1/10 reads: the nearer mirror's head */
-	double copies;			/* RAID 1/10 writes: heads moving together */
+	double copies;			/* RAID 1/10: mirrors of each chunk */
 	bool rewrite;			/* RMW: every write rewrites what was just read */
 };
 
