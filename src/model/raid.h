@@ -20,7 +20,10 @@
  * network with load-dependent stations (the member's own IOPS at each
  * depth), solved exactly by mean-value analysis (raid_mva_throughput). The
  * array's throughput is the members' divided by member IOs per array IO;
- * its mean latency is N / throughput (Little).
+ * its mean latency is N / throughput (Little). A hard-disk member whose
+ * head mechanics are known (struct raid_mech below) refines one array IO
+ * alone: mirror reads from the nearer head, parallel phases as long as
+ * their slowest IO, RMW rewrites one revolution after their reads.
  *
  * Parity RAID writes that do not cover a row whole pay a partial-stripe
  * penalty per partly covered row: read-modify-write (read the old data and

@@ -19,7 +19,7 @@
 #include "util/bug.h"
 
 #define MECH_CELLS 48			/* positions over the stroke */
-#define MECH_ITERATIONS 400		/* power iterations of the two-head chain */
+#define MECH_ITERATIONS 200		/* power iterations of the two-head chain */
 #define MECH_TIME_STEPS 4000		/* time grid of the slowest-of-k integral */
 
 struct mech_grid {

@@ -17,7 +17,11 @@
  * With the controller's write-back cache on, a host write completes as soon
  * as it is in the cache, and the array destages it later as an operation of
  * its own (contiguous cached writes merged into one, so that sequential
- * small writes become full rows).
+ * small writes become full rows). In verified runs (keep_data) the data
+ * moves with the timing, through raid_data.h: a cached write's data is
+ * copied as it enters the cache (cache_put), merged with the operation
+ * (destage_more) and written to the members when its destage is done; a
+ * host read or uncached write moves its data when it completes (finish_op).
  *
  * Invariants:
  *  1. Member requests are submitted in time order: at the host's submission
@@ -33,7 +37,10 @@
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
- *     seeded seed + i; the controller draws nothing at random).
+ *     seeded seed + i; the controller draws nothing at random; the data
+ *     path never changes a time).
+ *  7. With `kept`, every cached write's data is in exactly one operation's
+ *     `dirty` list until its destage finishes.
  *
  * States of an array operation, with the function of each transition:
  *
