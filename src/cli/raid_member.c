@@ -16,6 +16,7 @@
 #include "sim/hdd.h"
 #include "sim/params.h"
 #include "sim/spec.h"
+#include "util/input_file.h"
 #include "util/units.h"
 
 /* Mean IOPS of the points of (op, size) at depth `qd`, preferring random ones; 0 if none. */
@@ -243,6 +244,70 @@ static int sim_figures(struct raid_member_src *src, const char *spec_text)
 	return status;
 }
 
+/* The random points of one op of a model file's "model" object into src->ps. */
+static int model_file_op_points(struct raid_member_src *src, const json_t *om, enum io_op op)
+{
+	size_t i;
+	const json_t *p;
+
+	json_array_foreach(json_object_get(om, "points"), i, p) {
+		json_t *size = json_object_get(p, "size_bytes"), *qd = json_object_get(p, "qd");
+		double iops = json_number_value(json_object_get(p, "iops"));
+		struct perf_point pt = { .op = op, .random = json_is_true(json_object_get(p, "random")) };
+
+		if (!json_is_integer(size) || !json_is_integer(qd) || json_integer_value(size) <= 0 ||
+		    json_integer_value(qd) <= 0 || json_integer_value(qd) > 1 << 20 || !(iops > 0) ||
+		    !isfinite(iops))
+			continue;	/* not a usable point: model_load_file checked the rest */
+		pt.size = (uint64_t)json_integer_value(size);
+		pt.qd = (unsigned)json_integer_value(qd);
+		pt.iops = iops;
+		pt.align = pt.size;
+		if (point_set_add(&src->ps, &pt))
+			return bad("--member: out of memory");
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A model file written by characterize: its measured points, and, when it
+ * was measured on a simulated drive ("source": "sim:..." that still
+ * parses), that drive's capacity, zone rates and mechanics, as for a sim:
+ * member.
+ */
+static int model_file_extras(struct raid_member_src *src, const char *path)
+{
+	struct errmsg err;
+	json_error_t jerr;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root, *model;
+	const char *source;
+	int status = EXIT_OK;
+
+	if (input_file_read(path, &text, &len, &err))
+		return bad("--member: %s", err.text);
+	root = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!root)
+		return EXIT_OK;		/* model_load_file read it: nothing more to take */
+	model = json_object_get(root, "model");
+	status = model_file_op_points(src, json_object_get(model, "read"), IO_READ);
+	if (status == EXIT_OK)
+		status = model_file_op_points(src, json_object_get(model, "write"), IO_WRITE);
+	source = json_string_value(json_object_get(root, "source"));
+	if (status == EXIT_OK && source && !strncmp(source, "sim:", 4)) {
+		struct sim_spec spec;
+
+		if (!sim_spec_parse(&spec, source + 4, &err)) {	/* a drive that is still there */
+			sim_spec_release(&spec);
+			status = sim_figures(src, source);
+		}
+	}
+	json_decref(root);
+	return status;
+}
+
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 {
 	struct errmsg err;
@@ -259,7 +324,7 @@ int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 	else if (!sim && model_load_file(spec, &src->dm, &err))
 		return bad("--member: %s", err.text);
 	else if (!sim)
-		src->has_model = true;
+		src->has_model = (status = model_file_extras(src, spec)) == EXIT_OK;
 	if (status)
 		return status;
 	if ((sim || is_dir) && !drive_model_fit(&src->ps, &src->dm, &err))
