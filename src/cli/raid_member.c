@@ -272,8 +272,8 @@ static int model_file_op_points(struct raid_member_src *src, const json_t *om, e
 /*
  * A model file written by characterize: its measured points, and, when it
  * was measured on a simulated drive ("source": "sim:..." that still
- * parses), that drive's capacity, zone rates and mechanics, as for a sim:
- * member.
+ * parses), that drive's zone rates and mechanics, as for a sim: member
+ * (not its capacity: a model file leaves that to --capacity).
  */
 static int model_file_extras(struct raid_member_src *src, const char *path)
 {
@@ -302,6 +302,7 @@ static int model_file_extras(struct raid_member_src *src, const char *path)
 		if (!sim_spec_parse(&spec, source + 4, &err)) {	/* a drive that is still there */
 			sim_spec_release(&spec);
 			status = sim_figures(src, source);
+			src->m.capacity = 0;	/* a model file does not say: --capacity */
 		}
 	}
 	json_decref(root);

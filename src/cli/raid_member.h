@@ -2,7 +2,7 @@
  * raid_member.h — the member drives of `iomodel raid`, loaded from what the
  * user has: a model file (`characterize -o`, `fit -o`; one measured on a
  * sim: drive also gives its points and, from its "source", that drive's
- * figures as a sim: member does), a directory of
+ * zone rates and mechanics as a sim: member does), a directory of
  * measurements (fio JSON, iomodel JSON, CSV: fitted as `iomodel fit` does,
  * and the measured points kept for the rate at each queue depth), or a
  * simulated drive (`sim:PRESET`: characterized first, as `characterize`
