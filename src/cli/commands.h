@@ -42,7 +42,7 @@ int print_drive_model(const char *source, const struct drive_model *m, bool json
 
 struct point_set;
 /*
- * Measure the simulated or real `target` as `characterize --quick` does,
+ * Measure the simulated or real `target` as `characterize` does (every size),
  * printing only errors: the points, into `out` (the caller releases them).
  * Returns an exit status (sweep_cmd.c).
  */

@@ -374,7 +374,6 @@ int characterize_points(const char *target, struct point_set *out)
 	int status;
 
 	series_options_init(&o);
-	o.quick = true;
 	o.target.path = target;
 	status = characterize_series(&o, stop, &m, &s, &opened);
 	if (!status) {
