@@ -70,6 +70,13 @@ struct sim_device_ops {
 	 */
 	unsigned (*member_counters)(const struct sim_device *d, struct sim_counters *out,
 				    unsigned max);
+	/*
+	 * Optional (NULL: none): a request for [offset, offset + length) is
+	 * about to be submitted; the model may start loading the state it will
+	 * look up (a map entry), so that the loads of several requests overlap.
+	 * A hint only: it changes no state and no result.
+	 */
+	void (*prefetch)(const struct sim_device *d, uint64_t offset, uint32_t length);
 };
 
 /* The most members an array reports counters for. */

@@ -38,10 +38,9 @@ int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
 {
 	struct req_heap_entry e = { key, h->pushes++, req };
 	unsigned i;
-	int ret = req_heap_reserve(h, h->len + 1);
 
-	if (ret)
-		return ret;
+	if (h->len == h->alloc && req_heap_reserve(h, h->len + 1))
+		return -ENOMEM;
 	i = h->len++;
 	while (i > 0 && before(&e, &h->entries[(i - 1) / 2])) {
 		h->entries[i] = h->entries[(i - 1) / 2];

@@ -96,8 +96,8 @@ struct raid_array {
 	struct sim_device **member;
 	uint64_t *last_end;		/* where the last request to each member ended */
 	unsigned *inflight;
-	uint64_t *next;			/* each member's next completion, when !stale[m] */
-	bool *stale;			/* submitted to or completed from since asked */
+	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
+	uint64_t stale;			/* bit m: submitted to or completed from since asked */
 	uint64_t clock;
 	uint64_t controller_ns;
 	struct req_heap done;		/* host completions */
@@ -361,6 +361,12 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	const struct extent_list *l = &op->list[op->phase];
 
 	op->pending = l->len;
+	for (unsigned i = 0; i < l->len && l->len > 1; i++) {	/* their map loads overlap */
+		const struct sim_device *md = a->member[l->e[i].member];
+
+		if (md->ops->prefetch)
+			md->ops->prefetch(md, l->e[i].off, (uint32_t)l->e[i].len);
+	}
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
 		int ret;
@@ -381,7 +387,7 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 		BUG_ON(failed(a, io->member) || l->e[i].len > UINT32_MAX);
 		a->last_end[io->member] = l->e[i].off + l->e[i].len;
 		a->inflight[io->member]++;
-		a->stale[io->member] = true;
+		a->stale |= 1ULL << io->member;
 		ret = a->member[io->member]->ops->submit(a->member[io->member], &io->req, t);
 		if (ret)
 			return ret;
@@ -520,39 +526,85 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	return start_op(a, op, t);
 }
 
-/* Process every member completion due at t. */
 /* Member m's next completion, asked again only when something changed. */
 static uint64_t member_next(struct raid_array *a, unsigned m)
 {
-	if (a->stale[m]) {
+	if (a->stale >> m & 1) {
 		a->next[m] = a->member[m]->ops->next_completion(a->member[m]);
-		a->stale[m] = false;
+		a->stale &= ~(1ULL << m);
 	}
 	return a->next[m];
 }
 
-static int members_at(struct raid_array *a, uint64_t t)
+/*
+ * Member m's completions due at t, until it has none left at t (handling one
+ * may submit another to m that is due at once); its next completion is then
+ * known, and stays so until the array submits to m again.
+ */
+static int member_at(struct raid_array *a, unsigned m, uint64_t t)
 {
+	struct sim_device *md = a->member[m];
 	struct io_request *out[64];
+	uint64_t next;
 
+	do {
+		unsigned got = md->ops->complete(md, t, out, 64);
+
+		for (unsigned i = 0; i < got; i++) {
+			int ret = member_done(a, (struct member_io *)out[i], t);
+
+			if (ret) {
+				a->stale |= 1ULL << m;
+				return ret;
+			}
+		}
+	} while ((next = md->ops->next_completion(md)) <= t);
+	a->next[m] = next;
+	a->stale &= ~(1ULL << m);
+	return 0;
+}
+
+/*
+ * Process every member completion due at t, member by member in index
+ * order: the members in `due` (bit m: member m's next completion is t) and
+ * any that a completion handled here submits to, which may be due at t too;
+ * every other member's next completion is known and later than t.
+ */
+static int members_at(struct raid_array *a, uint64_t t, uint64_t due)
+{
 	a->clock = t;
 	for (unsigned m = 0; m < a->n; m++) {
-		struct sim_device *md = a->member[m];
-		unsigned got;
+		uint64_t todo = (due | a->stale) >> m;
+		int ret;
 
-		if (member_next(a, m) > t)
-			continue;
-		a->stale[m] = true;
-		while (md->ops->next_completion(md) <= t &&
-		       (got = md->ops->complete(md, t, out, 64)) > 0)
-			for (unsigned i = 0; i < got; i++) {
-				int ret = member_done(a, (struct member_io *)out[i], t);
-
-				if (ret)
-					return ret;
-			}
+		if (!todo)
+			break;
+		m += (unsigned)__builtin_ctzll(todo);
+		ret = member_next(a, m) <= t ? member_at(a, m, t) : 0;
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+/* The earliest next completion of all members; *due: the members it is of. */
+static uint64_t members_next(struct raid_array *a, uint64_t *due)
+{
+	uint64_t t_mem = UINT64_MAX, mask = 0;
+
+	while (a->stale)
+		member_next(a, (unsigned)__builtin_ctzll(a->stale));
+	for (unsigned m = 0; m < a->n; m++) {
+		uint64_t t = a->next[m];
+
+		if (t < t_mem) {
+			t_mem = t;
+			mask = 0;
+		}
+		mask |= (uint64_t)(t == t_mem) << m;
+	}
+	*due = mask;
+	return t_mem;
 }
 
 static uint64_t raid_next_completion(struct sim_device *d)
@@ -560,16 +612,11 @@ static uint64_t raid_next_completion(struct sim_device *d)
 	struct raid_array *a = to_array(d);
 
 	for (;;) {
-		uint64_t t_mem = UINT64_MAX, t_done = req_heap_min(&a->done);
+		uint64_t due, t_mem = members_next(a, &due), t_done = req_heap_min(&a->done);
 
-		for (unsigned m = 0; m < a->n; m++) {
-			uint64_t t = member_next(a, m);
-
-			t_mem = t < t_mem ? t : t_mem;
-		}
 		if (t_done <= t_mem)
 			return t_done;
-		if (members_at(a, t_mem))
+		if (members_at(a, t_mem, due))
 			return t_mem;	/* out of memory: the next complete() reports nothing new */
 	}
 }
@@ -646,7 +693,6 @@ static void raid_destroy(struct sim_device *d)
 	free(a->last_end);
 	free(a->inflight);
 	free(a->next);
-	free(a->stale);
 	free(a->last_idx);
 	free(a);
 }
@@ -705,10 +751,8 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->inflight = calloc(a->n, sizeof(*a->inflight));
 	a->last_idx = calloc(2 * a->n, sizeof(*a->last_idx));
 	a->next = calloc(a->n, sizeof(*a->next));
-	a->stale = malloc(a->n * sizeof(*a->stale));
-	if (a->stale)
-		memset(a->stale, 1, a->n * sizeof(*a->stale));
-	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next || !a->stale)
+	a->stale = a->n == 64 ? UINT64_MAX : (1ULL << a->n) - 1;	/* every member: ask */
+	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
 	else
 		ret = build_members(a, seed, err);

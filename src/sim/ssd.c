@@ -215,6 +215,15 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
+static void ssd_prefetch(const struct sim_device *sd, uint64_t offset, uint32_t length)
+{
+	const struct ssd_dev *d = (const struct ssd_dev *)sd;
+
+	if (d->ftl == SSD_FTL_PAGE && length && offset <= sd->capacity &&
+	    length <= sd->capacity - offset)
+		ssd_pftl_prefetch(d, offset, length);
+}
+
 static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
@@ -222,6 +231,7 @@ static const struct sim_device_ops ssd_ops = {
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
+	.prefetch = ssd_prefetch,
 };
 
 static uint64_t ns(double v)

@@ -98,6 +98,8 @@ struct ssd_page_ftl {
 	uint32_t bpc;
 	int ppb_shift;			/* log2(ppb), or -1: not a power of two */
 	int page_shift;			/* log2(page), or -1 */
+	uint64_t ppc_div;		/* 2^64 / (ppb x bpc) + 1: chan_of() divides by multiplying */
+	uint64_t chan_div;		/* 2^64 / channels + 1, or 0: one channel */
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
 };
@@ -159,6 +161,21 @@ static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, 
 	return start + dur;
 }
 
+/*
+ * n / d for a 32-bit n, given div = 2^64 / d + 1 (d > 1; div 0 stands for
+ * d = 1): one multiplication, exact for every 32-bit n and d (Lemire's
+ * "faster remainder by direct computation", 2019).
+ */
+static inline uint32_t ssd_div32(uint32_t n, uint64_t div)
+{
+	return div ? (uint32_t)(((unsigned __int128)n * div) >> 64) : n;
+}
+
+static inline uint64_t ssd_div_magic(uint64_t d)
+{
+	return d > 1 ? UINT64_MAX / d + 1 : 0;
+}
+
 static inline int ssd_log2(uint64_t v)
 {
 	int n = 0;
@@ -192,6 +209,8 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
+/* Start loading the map entries of the first and last page of a request. */
+void ssd_pftl_prefetch(const struct ssd_dev *d, uint64_t off, uint32_t len);
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
