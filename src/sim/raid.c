@@ -251,6 +251,33 @@ static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk
 	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
 }
 
+/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
+static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
+{
+	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
+}
+
+/*
+ * Whether a write to data chunks first..last of the row at p0 reads the old
+ * data and parity (read-modify-write) rather than the other data chunks
+ * (reconstruct-write): the one that reads fewer chunks, or the one that can
+ * read everything it needs when members have failed.
+ */
+static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first, unsigned last)
+{
+	unsigned touched = last - first + 1, rmw = 0, rec = 0;
+
+	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
+		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
+
+		rmw += t && gone;	/* reads that cannot be done */
+		rec += !t && gone;
+	}
+	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
+		rmw += failed(a, row_member(a, p0, k));
+	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
+}
+
 /* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
 static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
 			    uint64_t lo, uint64_t hi)
@@ -258,28 +285,19 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	uint64_t s = a->cfg.stripe, base = row * s;
 	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
 	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
-	unsigned touched = last - first + 1, rmw = 0, rec = 0;
-	bool full = lo == 0 && hi == a->data * s, use_rmw;
+	unsigned p0 = parity_member(a, row, 0);
+	bool full = lo == 0 && hi == a->data * s, use_rmw = row_uses_rmw(a, p0, first, last);
 	int ret = 0;
 
-	for (unsigned i = 0; i < a->data; i++) {
-		bool t = i >= first && i <= last, gone = failed(a, data_member(a, row, i));
-
-		rmw += t && gone;	/* reads that cannot be done */
-		rec += !t && gone;
-	}
-	for (unsigned k = 0; k < a->parity; k++)
-		rmw += failed(a, parity_member(a, row, k));
-	use_rmw = rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
 	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
-		unsigned m = data_member(a, row, i);
+		unsigned m = row_member(a, p0, a->parity + i);
 		bool t = i >= first && i <= last;
 
 		if (!failed(a, m) && t == use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
 	}
 	for (unsigned k = 0; k < a->parity && !ret; k++) {
-		unsigned m = parity_member(a, row, k);
+		unsigned m = row_member(a, p0, k);
 
 		if (!failed(a, m) && !full && use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
@@ -288,7 +306,7 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	}
 	for (unsigned i = first; i <= last && !ret; i++) {
 		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
-		unsigned m = data_member(a, row, i);
+		unsigned m = row_member(a, p0, a->parity + i);
 
 		if (!failed(a, m))
 			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
@@ -595,13 +613,10 @@ static uint64_t members_next(struct raid_array *a, uint64_t *due)
 	while (a->stale)
 		member_next(a, (unsigned)__builtin_ctzll(a->stale));
 	for (unsigned m = 0; m < a->n; m++) {
-		uint64_t t = a->next[m];
+		uint64_t t = a->next[m], bit = 1ULL << m;
 
-		if (t < t_mem) {
-			t_mem = t;
-			mask = 0;
-		}
-		mask |= (uint64_t)(t == t_mem) << m;
+		mask = t < t_mem ? bit : t == t_mem ? mask | bit : mask;
+		t_mem = t < t_mem ? t : t_mem;
 	}
 	*due = mask;
 	return t_mem;

@@ -209,8 +209,6 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
-/* Start loading the map entries of the first and last page of a request. */
-void ssd_pftl_prefetch(const struct ssd_dev *d, uint64_t off, uint32_t len);
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */

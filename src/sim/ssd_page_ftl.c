@@ -375,19 +375,13 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 		unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
 			       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
 
+		if (m)	/* an overwrite (read-modify-write) will update this block's count */
+			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+
 		end = ssd_max(end, ssd_chan_run(d, c, at, d->t.read));
 	}
 	d->cnt.media_read_bytes += (last - first + 1) * page;
 	return end;
-}
-
-void ssd_pftl_prefetch(const struct ssd_dev *d, uint64_t off, uint32_t len)
-{
-	const struct ssd_page_ftl *pf = &d->pf;
-	uint64_t page = d->g.page;
-
-	__builtin_prefetch(ssd_map_addr(&pf->l2p, page_of(pf, off, page)));
-	__builtin_prefetch(ssd_map_addr(&pf->l2p, page_of(pf, off + len - 1, page)));
 }
 
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
