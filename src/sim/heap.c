@@ -19,9 +19,10 @@ void req_heap_release(struct req_heap *h)
 	req_heap_init(h);
 }
 
-static int before(const struct req_heap_entry *a, const struct req_heap_entry *b)
+/* Branch-free: completion times are random, a branch on them mispredicts. */
+static unsigned before(const struct req_heap_entry *a, const struct req_heap_entry *b)
 {
-	return a->key < b->key || (a->key == b->key && a->order < b->order);
+	return (unsigned)(a->key < b->key) | ((unsigned)(a->key == b->key) & (unsigned)(a->order < b->order));
 }
 
 int req_heap_reserve(struct req_heap *h, unsigned n)
@@ -65,8 +66,8 @@ struct io_request *req_heap_pop(struct req_heap *h)
 
 		if (child >= h->len)
 			break;
-		if (child + 1 < h->len && before(&h->entries[child + 1], &h->entries[child]))
-			child++;
+		if (child + 1 < h->len)
+			child += before(&h->entries[child + 1], &h->entries[child]);
 		if (!before(&h->entries[child], &last))
 			break;
 		h->entries[i] = h->entries[child];

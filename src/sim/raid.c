@@ -612,11 +612,12 @@ static uint64_t members_next(struct raid_array *a, uint64_t *due)
 
 	while (a->stale)
 		member_next(a, (unsigned)__builtin_ctzll(a->stale));
-	for (unsigned m = 0; m < a->n; m++) {
+	for (unsigned m = 0; m < a->n; m++) {	/* branch-free: the times are random */
 		uint64_t t = a->next[m], bit = 1ULL << m;
+		uint64_t lt = -(uint64_t)(t < t_mem), eq = -(uint64_t)(t == t_mem);
 
-		mask = t < t_mem ? bit : t == t_mem ? mask | bit : mask;
-		t_mem = t < t_mem ? t : t_mem;
+		mask = (lt & bit) | (~lt & (mask | (eq & bit)));
+		t_mem = (lt & t) | (~lt & t_mem);
 	}
 	*due = mask;
 	return t_mem;
