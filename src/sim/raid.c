@@ -33,7 +33,9 @@
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
- *     seeded seed + i; the controller draws nothing at random).
+ *     seeded seed + i; the controller draws nothing at random). The
+ *     members' prefetch hint, given for every request of a phase before the
+ *     first is submitted (their map loads then overlap), changes nothing.
  *
  * States of an array operation, with the function of each transition:
  *
