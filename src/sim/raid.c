@@ -34,8 +34,9 @@
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random). The
- *     members' prefetch hint, given for every request of a phase before the
- *     first is submitted (their map loads then overlap), changes nothing.
+ *     members' prefetch hint, given for each member request as it is
+ *     planned (the map loads of an operation's requests then overlap with
+ *     each other and with the rest of the plan), changes nothing.
  *
  * States of an array operation, with the function of each transition:
  *
@@ -140,6 +141,8 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 	}
 	*last = l->len;
 	l->e[l->len++] = (struct extent){ m, off, len };
+	if (a->member[m]->ops->prefetch)	/* its map load overlaps the rest of the plan */
+		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
 	return 0;
 }
 
@@ -381,12 +384,6 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	const struct extent_list *l = &op->list[op->phase];
 
 	op->pending = l->len;
-	for (unsigned i = 0; i < l->len && l->len > 1; i++) {	/* their map loads overlap */
-		const struct sim_device *md = a->member[l->e[i].member];
-
-		if (md->ops->prefetch)
-			md->ops->prefetch(md, l->e[i].off, (uint32_t)l->e[i].len);
-	}
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
 		int ret;
