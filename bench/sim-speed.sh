@@ -6,7 +6,7 @@
 #   - 4 KiB random reads at QD32 on the simulated 7200 rpm disk,
 #   - 4 KiB random reads and writes on an 8-member RAID 6 of page-FTL SSDs
 #     (array IOs per CPU second; goal 2 M), and the CPU time of characterize
-#     of a simulated 4-disk RAID 5 (goal 2 s),
+#     of a simulated 4-disk RAID 5 and RAID 10 (goal 2 s),
 #   - 4 KiB page-FTL writes with more spare area (0.2), and on a fresh 512 GiB drive;
 #     4 KiB random reads at QD1 and random writes (write cache on) on the simulated disk,
 # against the goal of 10 million per core (MQSim manages about 33 thousand
@@ -55,14 +55,16 @@ measure "RAID 6 of 8 page-FTL SSDs (4 GiB), randread QD32" \
 measure "RAID 6 of 8 page-FTL SSDs (4 GiB), randwrite QD32" \
 	"sim:raid6,disks=8,member=ssd,member_capacity=4g" randwrite 32 "$((ios / 5))"
 echo
-echo "characterize of a simulated 4-disk RAID 5 of wd6400aaks (goal: <= 2 s CPU):"
-python3 - "$iomodel" <<'PY'
+echo "characterize of a simulated 4-disk array of wd6400aaks (goal: <= 2 s CPU):"
+for level in 5 10; do
+	python3 - "$iomodel" "$level" <<'PY'
 import resource, subprocess, sys
-subprocess.run([sys.argv[1], "characterize", "--target", "sim:raid5,disks=4,member=wd6400aaks"],
-               check=True, capture_output=True)
+subprocess.run([sys.argv[1], "characterize", "--target",
+                f"sim:raid{sys.argv[2]},disks=4,member=wd6400aaks"], check=True, capture_output=True)
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"  {ru.ru_utime + ru.ru_stime:.2f} s CPU")
+print(f"  RAID {sys.argv[2]:<3} {ru.ru_utime + ru.ru_stime:.2f} s CPU")
 PY
+done
 measure "wd6400aaks HDD, 4 KiB randwrite QD1 (cache on)" "sim:wd6400aaks" randwrite 1 $((ios / 10))
 echo
 echo "memory: 512 GiB page-FTL SSD, 4 KiB pages, used state, 100000 random writes"

@@ -53,7 +53,11 @@ void cmd_raid_usage(FILE *f)
 	      "  --large SIZE         the large random transfer (512m)\n"
 	      "  --shared-latency     the members' latency growth with depth is the shared\n"
 	      "                       path's (host, HBA): members queue at their peak rate\n"
-	      "                       behind one depth-dependent delay (SSDs behind one HBA)\n"
+	      "                       behind one depth-dependent delay (default for SSD\n"
+	      "                       members measured on a host: fio or iomodel runs of a\n"
+	      "                       real drive, whose latency grows with the host's depth)\n"
+	      "  --no-shared-latency  each member queues on its own curve (default for HDDs,\n"
+	      "                       whose latency growth is their own, and simulated drives)\n"
 	      "  --stripe-penalty TIME\n"
 	      "                       RAID 5/6: the partial-stripe penalty as measured\n"
 	      "                       (default: one member read, L_read)\n"
@@ -84,7 +88,8 @@ struct raid_options {
 	const char *member[MAX_MEMBERS];
 	unsigned n_members;
 	const char *member_fit;
-	bool allow_mixed, json, shared;
+	bool allow_mixed, json;
+	int shared;			/* --shared-latency 1, --no-shared-latency 0, -1: by the members */
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
 	const char *link, *output;
@@ -92,7 +97,7 @@ struct raid_options {
 
 enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_MIXED,
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
-       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED };
+       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED };
 
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
@@ -188,7 +193,8 @@ static int apply_raid_option(void *ctx, int id, const char *arg)
 			: 0;
 	case OPT_MTU: return count_opt("--mtu", arg, 576, 65535, &o->mtu);
 	case OPT_JSON: o->json = true; return 0;
-	case OPT_SHARED: o->shared = true; return 0;
+	case OPT_SHARED: o->shared = 1; return 0;
+	case OPT_NO_SHARED: o->shared = 0; return 0;
 	case 'o': o->output = arg; return 0;
 	}
 	return EXIT_BAD_INPUT;
@@ -230,6 +236,7 @@ static int parse_raid_args(struct raid_options *o, int argc, char **argv)
 		{ "qd", required_argument, NULL, OPT_QD },
 		{ "large", required_argument, NULL, OPT_LARGE },
 		{ "shared-latency", no_argument, NULL, OPT_SHARED },
+		{ "no-shared-latency", no_argument, NULL, OPT_NO_SHARED },
 		{ "stripe-penalty", required_argument, NULL, OPT_PENALTY },
 		{ "afr", required_argument, NULL, OPT_AFR },
 		{ "mttr", required_argument, NULL, OPT_MTTR },
@@ -263,6 +270,7 @@ struct raid_plan {
 	double large_s[2];		/* QD1 seconds of the large transfer, 0 unknown */
 	struct raid_io_shape large_shape;
 	bool afr_default;
+	bool shared, shared_default;	/* the queueing reading used; chosen by the members */
 	double afr, rebuild_bps;
 	struct raid_reliability rel;
 	double link_payload_bps, outer_bps, inner_bps;	/* array sequential read */
@@ -296,6 +304,27 @@ static void plan_capacity(struct raid_plan *p)
 	p->capacity = p->smallest ? raid_capacity(&p->o->layout, p->smallest) : 0;
 }
 
+/*
+ * Which reading of the members' curves (raid.h, raid_random_perf): given, or
+ * shared latency when every member is an SSD measured on a host. An SSD
+ * serves a few IOs in parallel in about the time of one, so the growth of
+ * its measured latency with depth, well below its peak rate, is mostly the
+ * host's per-IO path (submission, interrupts, the driver), which the
+ * members of an array behind that host share: three MX200s at 8 IOs in
+ * flight deliver what one does at 8, not three at 2.7 each. An HDD's
+ * latency grows in its own queue (seeks, rotation); a simulated drive has
+ * no host path at all: each of them queues on its own curve.
+ */
+static void choose_queue_model(struct raid_plan *p)
+{
+	bool ssd_on_host = true;
+
+	for (unsigned i = 0; i < p->o->layout.disks; i++)
+		ssd_on_host &= p->m[i]->ssd && !p->src[i]->simulated;
+	p->shared_default = p->o->shared < 0;
+	p->shared = p->shared_default ? ssd_on_host : p->o->shared == 1;
+}
+
 static void plan_performance(struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
@@ -313,7 +342,7 @@ static void plan_performance(struct raid_plan *p)
 			p->fo.str_bps[op] = split;
 
 		p->has_rand[op] = !raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs,
-						    (unsigned)o->qd, o->shared, &p->rand[op], &err);
+						    (unsigned)o->qd, p->shared, &p->rand[op], &err);
 		if (!p->has_rand[op])
 			snprintf(p->rand_note[op], sizeof(p->rand_note[op]), "%s", err.text);
 		p->large_s[op] = p->fo.str_bps[op] > 0
@@ -442,7 +471,7 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 			struct raid_perf r;
 
 			if (raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs, depths[i],
-					     o->shared, &r, &err))
+					     p->shared, &r, &err))
 				break;
 			pts[n++] = (struct perf_point){ .op = (enum io_op)op, .random = true,
 							.size = o->bs, .qd = depths[i], .iops = r.iops,
@@ -474,7 +503,7 @@ static json_t *raid_json(const struct raid_plan *p)
 			"capacity_bytes", p->m[i]->capacity ? json_integer((json_int_t)p->m[i]->capacity)
 							     : json_null()));
 	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:f,s:b,s:o,s:f,s:f,s:o,s:f,s:o,s:o,"
-			 "s:f,s:f,s:f,s:f,s:s,s:b}",
+			 "s:f,s:f,s:f,s:f,s:s,s:b,s:b}",
 		"level", raid_level_name(o->layout.level) + 5, "disks", (json_int_t)o->layout.disks,
 		"stripe_bytes", (json_int_t)o->layout.stripe, "row_bytes", (json_int_t)p->fo.row_bytes,
 		"data_disks", (json_int_t)raid_data_disks(&o->layout), "members", members,
@@ -486,7 +515,7 @@ static json_t *raid_json(const struct raid_plan *p)
 		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", r->mttdl_no_ure_h,
 		"annual_loss_repaired_percent", 100 * r->annual_loss_repaired, "years", o->years,
 		"loss_over_years_percent", 100 * r->loss_over_years, "mttdl_caveat", raid_mttdl_caveat,
-		"shared_latency", o->shared);
+		"shared_latency", p->shared, "shared_latency_default", p->shared_default);
 }
 
 static json_t *op_json(uint64_t bs, unsigned qd, double iops, double lat_s)
@@ -586,7 +615,9 @@ static void print_performance(const struct raid_plan *p)
 
 	format_size(bs, sizeof(bs), o->bs);
 	format_size(large, sizeof(large), o->large);
-	printf("\nperformance (members' figures through the layout):\n");
+	printf("\nperformance (members' figures through the layout; queueing: %s%s):\n",
+	       p->shared ? "shared latency" : "each member's own curve",
+	       p->shared_default ? ", by the members' kind" : "");
 	for (int op = IO_READ; op <= IO_WRITE; op++) {
 		double str = p->fo.str_bps[op], row = (double)p->fo.row_bytes;
 
@@ -705,7 +736,7 @@ int cmd_raid(int argc, char **argv)
 {
 	struct raid_options o = { .layout = { RAID_0, 0, 65536 }, .bs = 4096, .qd = 1,
 				  .large = 512ULL << 20, .mtu = 1500, .uber = DEFAULT_UBER,
-				  .years = 5, .stripe_penalty_s = -1,
+				  .years = 5, .stripe_penalty_s = -1, .shared = -1,
 				  .delay_ns = 24 * 3600 * NSEC_PER_SEC };
 	struct raid_member_src *srcs = NULL;
 	struct raid_plan p = { .o = &o };
@@ -726,6 +757,7 @@ int cmd_raid(int argc, char **argv)
 		status = check_kinds(&p);
 	if (!status) {
 		plan_capacity(&p);
+		choose_queue_model(&p);
 		plan_performance(&p);
 		plan_zones(&p);
 		plan_reliability(&p);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "io/import.h"
@@ -166,12 +168,37 @@ static void member_finish(struct raid_member_src *src)
 		m->ssd = qd1 > 1000;	/* 4 KiB reads at QD1 under 1 ms */
 }
 
+/*
+ * Whether the JSON file at `path` says it came from a simulated drive: a
+ * model whose "source", or a run whose "target"."kind", is sim. Files that
+ * cannot be read or say nothing (fio JSON, CSV) count as measured.
+ */
+static bool from_sim(const char *path)
+{
+	struct errmsg err;
+	char *text;
+	size_t len;
+	json_t *root;
+	const char *source, *kind;
+	bool sim;
+
+	if (input_file_read(path, &text, &len, &err))
+		return false;
+	root = json_loadb(text, len, 0, NULL);
+	free(text);
+	source = json_string_value(json_object_get(root, "source"));
+	kind = json_string_value(json_object_get(json_object_get(root, "target"), "kind"));
+	sim = (source && !strncmp(source, "sim:", 4)) || (kind && !strcmp(kind, "sim"));
+	json_decref(root);
+	return sim;
+}
+
 /* Every regular file in `dir` whose name ends in .json or .csv, in name order. */
 static int load_dir(struct raid_member_src *src, const char *dir)
 {
 	struct dirent **names;
 	struct errmsg err;
-	int n = scandir(dir, &names, NULL, alphasort), status = EXIT_OK, used = 0;
+	int n = scandir(dir, &names, NULL, alphasort), status = EXIT_OK, used = 0, sim = 0;
 
 	if (n < 0)
 		return bad("--member-fit '%s': %s", dir, strerror(errno));
@@ -186,12 +213,14 @@ static int load_dir(struct raid_member_src *src, const char *dir)
 			if (import_points_file(&src->ps, path, &err))
 				status = bad("--member-fit: %s", err.text);
 			used++;
+			sim += len > 5 && !strcmp(nm + len - 5, ".json") && from_sim(path);
 		}
 		free(names[i]);
 	}
 	free(names);
 	if (status == EXIT_OK && !used)
 		return bad("--member-fit '%s': no .json or .csv files in it", dir);
+	src->simulated = sim == used;
 	return status;
 }
 
@@ -326,6 +355,9 @@ int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 		return bad("--member: %s", err.text);
 	else if (!sim)
 		src->has_model = (status = model_file_extras(src, spec)) == EXIT_OK;
+	if (!sim && !is_dir)
+		src->simulated = from_sim(spec);
+	src->simulated |= sim;
 	if (status)
 		return status;
 	if ((sim || is_dir) && !drive_model_fit(&src->ps, &src->dm, &err))

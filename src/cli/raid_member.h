@@ -15,6 +15,12 @@
  * the deepest one beyond them), else from the fitted model
  * (drive_model_predict; a model without queue-depth data gives its QD1 rate
  * at every depth).
+ *
+ * `simulated` tells the planner whether the member's curve was measured
+ * through a host (a real drive: its latency growth with depth includes the
+ * host's path) or on a simulated drive, which has none: a sim: member, a
+ * model file whose "source" is a sim: drive, or a directory whose iomodel
+ * JSON files all ran on sim: targets.
  */
 #ifndef IOMODEL_RAID_MEMBER_H
 #define IOMODEL_RAID_MEMBER_H
@@ -35,6 +41,7 @@ struct raid_member_src {
 	double outer_bps, inner_bps;	/* zone rates of an HDD, 0 when unknown */
 	struct hdd_seek_curve seek_curve;	/* a simulated HDD's (m.mech) */
 	double seek_x1;			/* one track as a fraction of the stroke */
+	bool simulated;			/* a sim: drive, or files that say they came from one */
 };
 
 /*

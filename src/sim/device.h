@@ -78,6 +78,13 @@ struct sim_device_ops {
 	 * The backend then moves no data. 0 or -ENOMEM.
 	 */
 	int (*keep_data)(struct sim_device *d, uint64_t limit);
+	/*
+	 * Optional (NULL: none): a request for [offset, offset + length) is
+	 * about to be submitted; the model may start loading the state it will
+	 * look up (a map entry), so that the loads of several requests overlap.
+	 * A hint only: it changes no state and no result.
+	 */
+	void (*prefetch)(const struct sim_device *d, uint64_t offset, uint32_t length);
 };
 
 /* The most members an array reports counters for. */

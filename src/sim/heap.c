@@ -19,9 +19,10 @@ void req_heap_release(struct req_heap *h)
 	req_heap_init(h);
 }
 
-static int before(const struct req_heap_entry *a, const struct req_heap_entry *b)
+/* Branch-free: completion times are random, a branch on them mispredicts. */
+static unsigned before(const struct req_heap_entry *a, const struct req_heap_entry *b)
 {
-	return a->key < b->key || (a->key == b->key && a->order < b->order);
+	return (unsigned)(a->key < b->key) | ((unsigned)(a->key == b->key) & (unsigned)(a->order < b->order));
 }
 
 int req_heap_reserve(struct req_heap *h, unsigned n)
@@ -38,10 +39,9 @@ int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
 {
 	struct req_heap_entry e = { key, h->pushes++, req };
 	unsigned i;
-	int ret = req_heap_reserve(h, h->len + 1);
 
-	if (ret)
-		return ret;
+	if (h->len == h->alloc && req_heap_reserve(h, h->len + 1))
+		return -ENOMEM;
 	i = h->len++;
 	while (i > 0 && before(&e, &h->entries[(i - 1) / 2])) {
 		h->entries[i] = h->entries[(i - 1) / 2];
@@ -66,8 +66,8 @@ struct io_request *req_heap_pop(struct req_heap *h)
 
 		if (child >= h->len)
 			break;
-		if (child + 1 < h->len && before(&h->entries[child + 1], &h->entries[child]))
-			child++;
+		if (child + 1 < h->len)
+			child += before(&h->entries[child + 1], &h->entries[child]);
 		if (!before(&h->entries[child], &last))
 			break;
 		h->entries[i] = h->entries[child];

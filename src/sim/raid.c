@@ -38,7 +38,10 @@
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random; the data
- *     path never changes a time).
+ *     path never changes a time). The members' prefetch hint, given for
+ *     each member request as it is planned (the map loads of an
+ *     operation's requests then overlap with each other and with the rest
+ *     of the plan), changes nothing.
  *  7. With `kept`, every cached write's data is in exactly one operation's
  *     `dirty` list until its destage finishes.
  *
@@ -105,8 +108,8 @@ struct raid_array {
 	struct sim_device **member;
 	uint64_t *last_end;		/* where the last request to each member ended */
 	unsigned *inflight;
-	uint64_t *next;			/* each member's next completion, when !stale[m] */
-	bool *stale;			/* submitted to or completed from since asked */
+	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
+	uint64_t stale;			/* bit m: submitted to or completed from since asked */
 	uint64_t clock;
 	uint64_t controller_ns;
 	struct req_heap done;		/* host completions */
@@ -149,6 +152,8 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 	}
 	*last = l->len;
 	l->e[l->len++] = (struct extent){ m, off, len };
+	if (a->member[m]->ops->prefetch)	/* its map load overlaps the rest of the plan */
+		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
 	return 0;
 }
 
@@ -262,6 +267,33 @@ static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk
 	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
 }
 
+/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
+static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
+{
+	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
+}
+
+/*
+ * Whether a write to data chunks first..last of the row at p0 reads the old
+ * data and parity (read-modify-write) rather than the other data chunks
+ * (reconstruct-write): the one that reads fewer chunks, or the one that can
+ * read everything it needs when members have failed.
+ */
+static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first, unsigned last)
+{
+	unsigned touched = last - first + 1, rmw = 0, rec = 0;
+
+	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
+		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
+
+		rmw += t && gone;	/* reads that cannot be done */
+		rec += !t && gone;
+	}
+	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
+		rmw += failed(a, row_member(a, p0, k));
+	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
+}
+
 /* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
 static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
 			    uint64_t lo, uint64_t hi)
@@ -269,28 +301,19 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	uint64_t s = a->cfg.stripe, base = row * s;
 	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
 	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
-	unsigned touched = last - first + 1, rmw = 0, rec = 0;
-	bool full = lo == 0 && hi == a->data * s, use_rmw;
+	unsigned p0 = parity_member(a, row, 0);
+	bool full = lo == 0 && hi == a->data * s, use_rmw = row_uses_rmw(a, p0, first, last);
 	int ret = 0;
 
-	for (unsigned i = 0; i < a->data; i++) {
-		bool t = i >= first && i <= last, gone = failed(a, data_member(a, row, i));
-
-		rmw += t && gone;	/* reads that cannot be done */
-		rec += !t && gone;
-	}
-	for (unsigned k = 0; k < a->parity; k++)
-		rmw += failed(a, parity_member(a, row, k));
-	use_rmw = rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
 	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
-		unsigned m = data_member(a, row, i);
+		unsigned m = row_member(a, p0, a->parity + i);
 		bool t = i >= first && i <= last;
 
 		if (!failed(a, m) && t == use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
 	}
 	for (unsigned k = 0; k < a->parity && !ret; k++) {
-		unsigned m = parity_member(a, row, k);
+		unsigned m = row_member(a, p0, k);
 
 		if (!failed(a, m) && !full && use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
@@ -299,7 +322,7 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	}
 	for (unsigned i = first; i <= last && !ret; i++) {
 		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
-		unsigned m = data_member(a, row, i);
+		unsigned m = row_member(a, p0, a->parity + i);
 
 		if (!failed(a, m))
 			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
@@ -392,7 +415,7 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 		BUG_ON(failed(a, io->member) || l->e[i].len > UINT32_MAX);
 		a->last_end[io->member] = l->e[i].off + l->e[i].len;
 		a->inflight[io->member]++;
-		a->stale[io->member] = true;
+		a->stale |= 1ULL << io->member;
 		ret = a->member[io->member]->ops->submit(a->member[io->member], &io->req, t);
 		if (ret)
 			return ret;
@@ -553,39 +576,83 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	return start_op(a, op, t);
 }
 
-/* Process every member completion due at t. */
 /* Member m's next completion, asked again only when something changed. */
 static uint64_t member_next(struct raid_array *a, unsigned m)
 {
-	if (a->stale[m]) {
+	if (a->stale >> m & 1) {
 		a->next[m] = a->member[m]->ops->next_completion(a->member[m]);
-		a->stale[m] = false;
+		a->stale &= ~(1ULL << m);
 	}
 	return a->next[m];
 }
 
-static int members_at(struct raid_array *a, uint64_t t)
+/*
+ * Member m's completions due at t, until it has none left at t (handling one
+ * may submit another to m that is due at once); its next completion is then
+ * known, and stays so until the array submits to m again.
+ */
+static int member_at(struct raid_array *a, unsigned m, uint64_t t)
 {
+	struct sim_device *md = a->member[m];
 	struct io_request *out[64];
+	uint64_t next;
 
+	do {
+		unsigned got = md->ops->complete(md, t, out, 64);
+
+		for (unsigned i = 0; i < got; i++) {
+			int ret = member_done(a, (struct member_io *)out[i], t);
+
+			if (ret) {
+				a->stale |= 1ULL << m;
+				return ret;
+			}
+		}
+	} while ((next = md->ops->next_completion(md)) <= t);
+	a->next[m] = next;
+	a->stale &= ~(1ULL << m);
+	return 0;
+}
+
+/*
+ * Process every member completion due at t, member by member in index
+ * order: the members in `due` (bit m: member m's next completion is t) and
+ * any that a completion handled here submits to, which may be due at t too;
+ * every other member's next completion is known and later than t.
+ */
+static int members_at(struct raid_array *a, uint64_t t, uint64_t due)
+{
 	a->clock = t;
 	for (unsigned m = 0; m < a->n; m++) {
-		struct sim_device *md = a->member[m];
-		unsigned got;
+		uint64_t todo = (due | a->stale) >> m;
+		int ret;
 
-		if (member_next(a, m) > t)
-			continue;
-		a->stale[m] = true;
-		while (md->ops->next_completion(md) <= t &&
-		       (got = md->ops->complete(md, t, out, 64)) > 0)
-			for (unsigned i = 0; i < got; i++) {
-				int ret = member_done(a, (struct member_io *)out[i], t);
-
-				if (ret)
-					return ret;
-			}
+		if (!todo)
+			break;
+		m += (unsigned)__builtin_ctzll(todo);
+		ret = member_next(a, m) <= t ? member_at(a, m, t) : 0;
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+/* The earliest next completion of all members; *due: the members it is of. */
+static uint64_t members_next(struct raid_array *a, uint64_t *due)
+{
+	uint64_t t_mem = UINT64_MAX, mask = 0;
+
+	while (a->stale)
+		member_next(a, (unsigned)__builtin_ctzll(a->stale));
+	for (unsigned m = 0; m < a->n; m++) {	/* branch-free: the times are random */
+		uint64_t t = a->next[m], bit = 1ULL << m;
+		uint64_t lt = -(uint64_t)(t < t_mem), eq = -(uint64_t)(t == t_mem);
+
+		mask = (lt & bit) | (~lt & (mask | (eq & bit)));
+		t_mem = (lt & t) | (~lt & t_mem);
+	}
+	*due = mask;
+	return t_mem;
 }
 
 static uint64_t raid_next_completion(struct sim_device *d)
@@ -593,16 +660,11 @@ static uint64_t raid_next_completion(struct sim_device *d)
 	struct raid_array *a = to_array(d);
 
 	for (;;) {
-		uint64_t t_mem = UINT64_MAX, t_done = req_heap_min(&a->done);
+		uint64_t due, t_mem = members_next(a, &due), t_done = req_heap_min(&a->done);
 
-		for (unsigned m = 0; m < a->n; m++) {
-			uint64_t t = member_next(a, m);
-
-			t_mem = t < t_mem ? t : t_mem;
-		}
 		if (t_done <= t_mem)
 			return t_done;
-		if (members_at(a, t_mem))
+		if (members_at(a, t_mem, due))
 			return t_mem;	/* out of memory: the next complete() reports nothing new */
 	}
 }
@@ -680,7 +742,6 @@ static void raid_destroy(struct sim_device *d)
 	free(a->last_end);
 	free(a->inflight);
 	free(a->next);
-	free(a->stale);
 	free(a->last_idx);
 	free(a);
 }
@@ -749,10 +810,8 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->inflight = calloc(a->n, sizeof(*a->inflight));
 	a->last_idx = calloc(2 * a->n, sizeof(*a->last_idx));
 	a->next = calloc(a->n, sizeof(*a->next));
-	a->stale = malloc(a->n * sizeof(*a->stale));
-	if (a->stale)
-		memset(a->stale, 1, a->n * sizeof(*a->stale));
-	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next || !a->stale)
+	a->stale = a->n == 64 ? UINT64_MAX : (1ULL << a->n) - 1;	/* every member: ask */
+	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
 	else
 		ret = build_members(a, seed, err);

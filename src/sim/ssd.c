@@ -215,6 +215,17 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
+/* The page FTL: start loading the map entry of the request's first page. */
+static void ssd_prefetch(const struct sim_device *sd, uint64_t offset, uint32_t length)
+{
+	const struct ssd_dev *d = (const struct ssd_dev *)sd;
+	uint64_t lpn = d->pf.page_shift >= 0 ? offset >> d->pf.page_shift : offset / d->g.page;
+
+	(void)length;
+	if (d->ftl == SSD_FTL_PAGE && lpn < d->g.user_pages)
+		__builtin_prefetch(ssd_map_addr(&d->pf.l2p, lpn));
+}
+
 static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
@@ -222,6 +233,7 @@ static const struct sim_device_ops ssd_ops = {
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
+	.prefetch = ssd_prefetch,
 };
 
 static uint64_t ns(double v)

@@ -98,6 +98,8 @@ struct ssd_page_ftl {
 	uint32_t bpc;
 	int ppb_shift;			/* log2(ppb), or -1: not a power of two */
 	int page_shift;			/* log2(page), or -1 */
+	uint64_t ppc_div;		/* 2^64 / (ppb x bpc) + 1: chan_of() divides by multiplying */
+	uint64_t chan_div;		/* 2^64 / channels + 1, or 0: one channel */
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
 };
@@ -157,6 +159,21 @@ static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, 
 		dur = ssd_spread(d, dur);
 	d->chan[c].free_at = start + dur;
 	return start + dur;
+}
+
+/*
+ * n / d for a 32-bit n, given div = 2^64 / d + 1 (d > 1; div 0 stands for
+ * d = 1): one multiplication, exact for every 32-bit n and d (Lemire's
+ * "faster remainder by direct computation", 2019).
+ */
+static inline uint32_t ssd_div32(uint32_t n, uint64_t div)
+{
+	return div ? (uint32_t)(((unsigned __int128)n * div) >> 64) : n;
+}
+
+static inline uint64_t ssd_div_magic(uint64_t d)
+{
+	return d > 1 ? UINT64_MAX / d + 1 : 0;
 }
 
 static inline int ssd_log2(uint64_t v)

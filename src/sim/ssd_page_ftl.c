@@ -365,11 +365,18 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 	uint64_t page = d->g.page, first = page_of(pf, off, page);
 	uint64_t last = page_of(pf, off + len - 1, page), end = at;
 
-	/* A page never written is read where a sequential fill would have put it. */
+	/*
+	 * A page never written is read where a sequential fill would have put
+	 * it. The channel of a physical page is its block's, b / bpc
+	 * (invariant 5), computed rather than looked up: no block-table load.
+	 */
 	for (uint64_t lpn = first; lpn <= last; lpn++) {
 		uint32_t m = ssd_map_get(&pf->l2p, lpn);
-		unsigned c = m ? pf->blk[block_of(pf, m - 1)].chan
-			       : (unsigned)(lpn % d->g.channels);
+		unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
+			       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
+
+		if (m)	/* an overwrite (read-modify-write) will update this block's count */
+			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
 
 		end = ssd_max(end, ssd_chan_run(d, c, at, d->t.read));
 	}
@@ -443,6 +450,8 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->heads = (uint32_t)g->blocks;
 	pf->ppb_shift = ssd_log2(g->ppb);
 	pf->page_shift = ssd_log2(g->page);
+	pf->ppc_div = ssd_div_magic(g->ppb * g->blocks_per_chan);
+	pf->chan_div = ssd_div_magic(g->channels);
 	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
 	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
 		return -ENOMEM;

@@ -102,6 +102,13 @@ bad_input --afr --level 1 --disks 2 --afr 100% --member "$member"
 bad_input --level --level 4 --disks 3 --member "$member"
 "$IOMODEL" characterize --target sim:ocz-core --quick -o "$work/ocz.json" >/dev/null 2>&1
 bad_input --allow-mixed --level 0 --disks 2 --member "$member" --member "$work/ocz.json"
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/ocz.json" --qd 8 --json >"$work/ocz-plan.json" 2>&1
+ok "an SSD characterized on the simulator (no host path) queues on its own curve by default" \
+	json "$work/ocz-plan.json" 'd["raid"]["shared_latency"] is False and d["raid"]["shared_latency_default"]'
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/ocz.json" --qd 8 --shared-latency --json \
+	>"$work/ocz-shared.json" 2>&1
+ok "--shared-latency overrides the default" \
+	json "$work/ocz-shared.json" 'd["raid"]["shared_latency"] and not d["raid"]["shared_latency_default"]'
 ok "--allow-mixed lets them mix" \
 	"$IOMODEL" raid --level 0 --disks 2 --member "$member" --member "$work/ocz.json" --allow-mixed
 bad_input --member --level 0 --disks 3 --member "$member" --member "$member"
@@ -116,19 +123,25 @@ for f in glob.glob(os.path.join(data, "crucial-mx200x3-raid0", "randread-*.json"
     a, b = map(int, os.path.basename(f)[:-5].split("-")[1:])
     by.setdefault(a * b, []).append(sum(j["read"]["iops"] for j in json.load(open(f))["jobs"]))
 worst = {}
-for shared in ([], ["--shared-latency"]):
+for how in ([], ["--no-shared-latency"]):
     errs = []
     for q, v in sorted(by.items()):
         out = subprocess.run([iomodel, "raid", "--level", "0", "--disks", "3", "--member-fit",
                               os.path.join(data, "crucial-mx200-ssd"), "--qd", str(q), "--json"]
-                             + shared, check=True, capture_output=True, text=True).stdout
-        errs.append(abs(json.loads(out)["operations"]["rand_read"]["iops"] / statistics.mean(v) - 1))
-    print(shared, statistics.median(errs), max(errs))
-    worst[bool(shared)] = (statistics.median(errs), max(errs))
+                             + how, check=True, capture_output=True, text=True).stdout
+        d = json.loads(out)
+        assert d["raid"]["shared_latency"] == (not how), "default: shared latency for SSDs"
+        errs.append(abs(d["operations"]["rand_read"]["iops"] / statistics.mean(v) - 1))
+    print(how or "default", statistics.median(errs), max(errs))
+    worst[not how] = (statistics.median(errs), max(errs))
 ok = worst[True][0] <= 0.15 and worst[True][1] <= 0.30 and worst[False][0] <= 0.15
 sys.exit(0 if ok else 1)
 PY
-	ok "MX200 RAID 0 from one drive: median within 15 %, --shared-latency every depth within 30 % ($(tr '\n' ' ' <"$work/mx200.txt"))" [ $? -eq 0 ]
+	ok "MX200 RAID 0 from one drive: by default median within 15 %, every depth within 30 % ($(tr '\n' ' ' <"$work/mx200.txt"))" [ $? -eq 0 ]
+	"$IOMODEL" raid --level 0 --disks 3 --member-fit "$shared/fio-plot/hgst-7k2-hdd" --qd 8 --json \
+		>"$work/hgst.json" 2>&1
+	ok "HDD members measured on a host: each queues on its own curve by default" \
+		[ "$(json "$work/hgst.json" 'd["raid"]["shared_latency"]')" = False ]
 else
 	echo "note: no fio-plot data under $shared: the MX200 comparison is skipped"
 fi

@@ -48,6 +48,7 @@ struct drive {
 	uint64_t now;		/* the virtual clock, kept across runs */
 	struct ssd_config c;
 	struct ssd_geometry g;
+	bool hint;		/* the prefetch hint before every submit, and one past the end */
 };
 
 static uint64_t next_offset(struct rng *r, const struct sim_device *dev,
@@ -76,6 +77,10 @@ static int resubmit(struct drive *dr, struct io_request *req, struct rng *r,
 	req->length = w->bs;
 	req->op = w->op;
 	req->submit_ns = dr->now;
+	if (dr->hint) {
+		dr->dev->ops->prefetch(dr->dev, req->offset, req->length);
+		dr->dev->ops->prefetch(dr->dev, dr->dev->capacity + req->offset, req->length);
+	}
 	return dr->dev->ops->submit(dr->dev, req, dr->now);
 }
 
@@ -533,7 +538,7 @@ static void trim_and_states(struct check_state *st)
 	}
 }
 
-static uint64_t mixed_hash(const char *name, const char *extra, uint64_t seed)
+static uint64_t mixed_hash(const char *name, const char *extra, uint64_t seed, bool hint)
 {
 	struct workload w = { IO_WRITE, 4096, 4096, 4, 0, 20000, 61 };
 	struct measure m;
@@ -542,6 +547,7 @@ static uint64_t mixed_hash(const char *name, const char *extra, uint64_t seed)
 
 	if (open_drive(&dr, name, extra, seed))
 		return 0;
+	dr.hint = hint;
 	run(&dr, &w, &m);
 	h = m.hash;
 	w = (struct workload){ IO_READ, 16384, 512, 4, 0, 20000, 62 };
@@ -553,14 +559,17 @@ static uint64_t mixed_hash(const char *name, const char *extra, uint64_t seed)
 static void determinism(struct check_state *st)
 {
 	const char *small = "capacity=4g,state=used";
-	uint64_t a = mixed_hash("supertalent-gx", small, 7);
-	uint64_t b = mixed_hash("supertalent-gx", small, 7);
-	uint64_t c = mixed_hash("supertalent-gx", small, 8);
+	uint64_t a = mixed_hash("supertalent-gx", small, 7, false);
+	uint64_t b = mixed_hash("supertalent-gx", small, 7, false);
+	uint64_t c = mixed_hash("supertalent-gx", small, 8, false);
 
 	CHECK(st, a && a == b, "same seed, same completion times");
 	CHECK(st, a != c, "another seed lays the used drive out differently");
-	a = mixed_hash("ridata-s25", NULL, 7);
-	CHECK(st, a && a == mixed_hash("ridata-s25", NULL, 7), "block FTL deterministic");
+	CHECK(st, mixed_hash("supertalent-gx", "capacity=1g,state=used", 7, false) ==
+		  mixed_hash("supertalent-gx", "capacity=1g,state=used", 7, true),
+	      "the prefetch hint (also past the end) changes no completion time");
+	a = mixed_hash("ridata-s25", NULL, 7, false);
+	CHECK(st, a && a == mixed_hash("ridata-s25", NULL, 7, false), "block FTL deterministic");
 }
 
 /* Mean seconds of `n` back-to-back `len`-byte IOs at QD1 from offset 0 up. */
@@ -607,8 +616,8 @@ static void front_end(struct check_state *st)
 	t = stream_per_io(&dr, IO_WRITE, 4096, 50);
 	CHECK(st, rel(t, 30e-6 + xfer) < 0.01, "sequential write QD1: latency only, %g s", t);
 	close_drive(&dr);
-	CHECK(st, mixed_hash("supertalent-gx", "capacity=4g", 3) ==
-		  mixed_hash("supertalent-gx", same, 3),
+	CHECK(st, mixed_hash("supertalent-gx", "capacity=4g", 3, false) ==
+		  mixed_hash("supertalent-gx", same, 3, false),
 	      "defaults: busy = latency, writes as reads (the one-at-a-time controller)");
 }
 
