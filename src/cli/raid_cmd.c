@@ -16,6 +16,7 @@
 #include "cli/raid_member.h"
 #include "cli/run_options.h"
 #include "io/model_output.h"
+#include "io/output_file.h"
 #include "io/run_output.h"
 #include "model/raid.h"
 #include "util/units.h"
@@ -666,6 +667,7 @@ static int print_text(const struct raid_plan *p)
 static int write_array_model(const struct raid_plan *p)
 {
 	char source[320];
+	struct errmsg err;
 	struct drive_model dm;
 	json_t *doc;
 	FILE *f;
@@ -682,9 +684,11 @@ static int write_array_model(const struct raid_plan *p)
 	}
 	if (doc)
 		json_object_set_new(doc, "raid", raid_json(p));
-	f = fopen(p->o->output, "w");
-	ret = f ? json_dump_document(f, doc) : (json_decref(doc), -errno);
-	if (f && fclose(f) && !ret)
+	f = output_file_open(p->o->output, NULL, &err);
+	if (!f)
+		return json_decref(doc), bad("-o: %s", err.text);
+	ret = json_dump_document(f, doc);
+	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
 		fprintf(stderr, "iomodel: cannot write '%s': %s\n", p->o->output, strerror(-ret));

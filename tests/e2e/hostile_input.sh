@@ -2,7 +2,8 @@
 # hostile_input.sh — malformed and hostile input (issue 8): numbers out of
 # range in model JSON, a simulated drive too large for memory, --size 0,
 # over-long INI lines, newlines and control bytes in options and files,
-# files that are not regular files, markup in report labels. Each bad input
+# files that are not regular files (read or written), markup in report
+# labels, bad replay traces, non-finite raid figures in JSON. Each bad input
 # is one printable line on stderr, exit status 2, and no output file.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -101,6 +102,28 @@ expect_bad "'fifo': not a regular file" fit fifo
 expect_bad "not a regular file" fit /dev/zero
 expect_bad "not a regular file" run --target sim:/dev/zero --ios 1
 expect_bad "not a regular file" run --target sim:./fifo --ios 1
+
+# --- output files that are not regular files --------------------------------
+# (a FIFO would hang the open: each command has a timeout; procfs and /dev
+# hold kernel settings and devices, never a result)
+real_iomodel=$IOMODEL
+IOMODEL=$work/iomodel-timeout
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$real_iomodel" >"$IOMODEL"
+chmod +x "$IOMODEL"
+printf '0 0 0 8 1\n1 0 64 8 0\n' >ok.trace
+for out in fifo /proc/self/comm /dev/full; do
+	expect_bad "--fio-job: '$out': .*not" run --target null --ios 10 --fio-job "$out"
+	expect_bad "--log: '$out': .*not" replay --target null ok.trace --log "$out"
+	expect_bad "^iomodel: -o: '$out': .*not" fit pts.csv -o "$out"
+	expect_bad "^iomodel: -o: '$out': .*not" raid --level 1 --disks 2 --member model.json -o "$out"
+done
+expect_bad "in /dev, not a place" run --target null --ios 10 --fio-job /dev/iomodel-typo
+ok "no file created in /dev" [ ! -e /dev/iomodel-typo ]
+expect_bad "--log: cannot write 'no/such/dir/a.nb'" replay --target null ok.trace --log $'no/such/dir/a\nb'
+echo keep >kept.csv
+ok "replay --log into an existing file works" \
+	sh -c "'$IOMODEL' replay --target null ok.trace --log kept.csv >/dev/null && grep -q '^1,read,0,4096,' kept.csv && ! grep -q keep kept.csv"
+IOMODEL=$real_iomodel
 
 # --- markup and PLplot escapes in a report label -----------------------------
 edit label.json 'm["source"] = "<script>alert(1)</script>#d\u001b[31m"'
