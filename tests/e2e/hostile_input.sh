@@ -108,7 +108,7 @@ expect_bad "not a regular file" run --target sim:./fifo --ios 1
 # hold kernel settings and devices, never a result)
 real_iomodel=$IOMODEL
 IOMODEL=$work/iomodel-timeout
-printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$real_iomodel" >"$IOMODEL"
+printf '#!/bin/sh\nexec timeout -k 5 20 "%s" "$@"\n' "$real_iomodel" >"$IOMODEL"
 chmod +x "$IOMODEL"
 printf '0 0 0 8 1\n1 0 64 8 0\n' >ok.trace
 for out in fifo /proc/self/comm /dev/full; do
@@ -123,6 +123,19 @@ expect_bad "--log: cannot write 'no/such/dir/a.nb'" replay --target null ok.trac
 echo keep >kept.csv
 ok "replay --log into an existing file works" \
 	sh -c "'$IOMODEL' replay --target null ok.trace --log kept.csv >/dev/null && grep -q '^1,read,0,4096,' kept.csv && ! grep -q keep kept.csv"
+IOMODEL=$real_iomodel
+
+# --- replay traces with times beyond what the clock holds -------------------
+IOMODEL=$work/iomodel-timeout
+# (1e13 ms = 1e19 ns came out as 2^63 ns; every format, every time field)
+printf '0 0 0 8 1\n1e13 0 8 8 1\n' >far.trace
+expect_bad "far.trace:2: bad time '1e13'" replay --target null far.trace
+printf '  8,0 1 1 0.0 1 Q R 0 + 8 [dd]\n  8,0 1 2 1e10 1 Q R 8 + 8 [dd]\n' >far.blk
+expect_bad "far.blk:2: bad time '1e10'" replay --format blkparse --target null far.blk
+printf 'R Miss 0 8 1e16 0\n' >far.valid
+expect_bad "far.valid:1: bad service '1e16'" replay --format validate --target null far.valid
+printf '0 0 0 8 1\n9.2e12 0 8 8 1\n' >near.trace
+ok "a time just below 2^63 ns is read" sh -c "'$IOMODEL' replay --target sim:hdd --speed asfast near.trace >/dev/null"
 IOMODEL=$real_iomodel
 
 # --- markup and PLplot escapes in a report label -----------------------------
