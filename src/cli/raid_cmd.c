@@ -455,6 +455,12 @@ static json_t *pos(double v)
 	return v > 0 && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Any JSON number: null where it is not finite (an MTTDL without losses, a tiny AFR). */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *raid_json(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
@@ -466,19 +472,20 @@ static json_t *raid_json(const struct raid_plan *p)
 			"kind", p->m[i]->ssd ? "ssd" : "hdd",
 			"capacity_bytes", p->m[i]->capacity ? json_integer((json_int_t)p->m[i]->capacity)
 							     : json_null()));
-	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:f,s:b,s:o,s:f,s:f,s:o,s:f,s:o,s:o,"
-			 "s:f,s:f,s:f,s:f,s:s,s:b}",
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:f,s:o,s:o,"
+			 "s:o,s:o,s:f,s:o,s:s,s:b}",
 		"level", raid_level_name(o->layout.level) + 5, "disks", (json_int_t)o->layout.disks,
 		"stripe_bytes", (json_int_t)o->layout.stripe, "row_bytes", (json_int_t)p->fo.row_bytes,
 		"data_disks", (json_int_t)raid_data_disks(&o->layout), "members", members,
 		"capacity_bytes", p->capacity ? json_integer((json_int_t)p->capacity) : json_null(),
-		"afr_percent", 100 * r->annual_loss, "member_afr_default", p->afr_default,
-		"member_afr_percent", json_real(100 * p->afr), "mttf_hours", r->mttf_h,
-		"mttr_hours", r->mttr_h, "rebuild_mib_s", pos(p->rebuild_bps / MIB),
-		"ure_per_bit", o->uber, "p_ure_rebuild", p->capacity ? json_real(r->p_ure) : json_null(),
-		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", r->mttdl_no_ure_h,
-		"annual_loss_repaired_percent", 100 * r->annual_loss_repaired, "years", o->years,
-		"loss_over_years_percent", 100 * r->loss_over_years, "mttdl_caveat", raid_mttdl_caveat,
+		"afr_percent", real(100 * r->annual_loss), "member_afr_default", p->afr_default,
+		"member_afr_percent", real(100 * p->afr), "mttf_hours", real(r->mttf_h),
+		"mttr_hours", real(r->mttr_h), "rebuild_mib_s", pos(p->rebuild_bps / MIB),
+		"ure_per_bit", o->uber, "p_ure_rebuild", p->capacity ? real(r->p_ure) : json_null(),
+		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", real(r->mttdl_no_ure_h),
+		"annual_loss_repaired_percent", real(100 * r->annual_loss_repaired), "years", o->years,
+		"loss_over_years_percent", real(100 * r->loss_over_years),
+		"mttdl_caveat", raid_mttdl_caveat,
 		"shared_latency", o->shared);
 }
 

@@ -138,6 +138,20 @@ printf '0 0 0 8 1\n9.2e12 0 8 8 1\n' >near.trace
 ok "a time just below 2^63 ns is read" sh -c "'$IOMODEL' replay --target sim:hdd --speed asfast near.trace >/dev/null"
 IOMODEL=$real_iomodel
 
+# --- raid figures that are not finite ---------------------------------------
+# (an instant repair or a vanishing AFR: infinite MTTF/MTTDL made --json
+# print nothing and exit 1)
+for a in "--mttr 0" "--afr 1e-320"; do
+	ok "raid --json $a: exit 0 and JSON" sh -c "'$IOMODEL' raid --level 5 --disks 4 --member model.json $a --json >raid.json"
+	ok "raid --json $a: infinite figures are null, finite ones numbers" python3 -c '
+import json, math, sys
+r = json.load(open("raid.json"))["raid"]
+a = sys.argv[1]
+inf = ["mttdl_hours", "mttdl_no_ure_hours"] + (["mttf_hours"] if "afr" in a else [])
+assert all(r[k] is None for k in inf), r
+assert all(isinstance(r[k], float) and math.isfinite(r[k]) for k in ("afr_percent", "years", "loss_over_years_percent")), r' "$a"
+done
+
 # --- markup and PLplot escapes in a report label -----------------------------
 edit label.json 'm["source"] = "<script>alert(1)</script>#d\u001b[31m"'
 ok "report of a model with markup in its source" "$IOMODEL" report label.json -o label.html
