@@ -137,6 +137,18 @@ expect_bad "far.valid:1: bad service '1e16'" replay --format validate --target n
 printf '0 0 0 8 1\n9.2e12 0 8 8 1\n' >near.trace
 ok "a time just below 2^63 ns is read" sh -c "'$IOMODEL' replay --target sim:hdd --speed asfast near.trace >/dev/null"
 IOMODEL=$real_iomodel
+# a timed replay waiting 1000 s for its next arrival still stops on SIGINT/SIGTERM
+printf '0 0 0 8 1\n1000000 0 8 8 1\n' >gap.trace
+for sig in INT TERM; do
+	timeout -k 5 20 "$IOMODEL" replay --target null --speed timed gap.trace >gap.out 2>&1 &
+	pid=$!
+	sleep 1
+	kill -$sig $pid 2>/dev/null
+	wait $pid
+	status=$?
+	ok "timed replay in a long gap stops on SIG$sig (status $status, 128 + signal)" \
+		[ $status -eq $((128 + $(kill -l $sig))) ]
+done
 
 # --- raid figures that are not finite ---------------------------------------
 # (an instant repair or a vanishing AFR: infinite MTTF/MTTDL made --json
