@@ -57,6 +57,13 @@ expect_bad "--sim-memory" characterize --target sim:ssd,capacity=64g --sim-memor
 ok "a drive within --sim-memory runs" \
 	"$IOMODEL" run --target sim:ssd,capacity=1g --ios 10 --sim-memory 64m --json >/dev/null
 expect_bad "--sim-memory '0': must be positive" run --target sim:ocz-core --sim-memory 0
+# an array counts all its members (64 SSDs of 2 TB each were accepted: 3.4 GB, 37 s for 1 IO)
+expect_bad "needs about 252.26 GiB of memory, more than the limit .*--sim-memory" \
+	run --target sim:raid0,disks=64,member=ssd,member_capacity=2t --ios 1
+expect_bad "more than the limit of 64 MiB (--sim-memory)" \
+	run --target sim:raid5,disks=4,member=ssd,member_capacity=16g --ios 1 --sim-memory 64m
+ok "an array within --sim-memory runs" \
+	"$IOMODEL" run --target sim:raid5,disks=4,member=ssd,member_capacity=1g --ios 10 --sim-memory 64m --json >/dev/null
 
 # --- --size 0 ----------------------------------------------------------------
 expect_bad "--size '0': must be positive" run --target null --size 0 --ios 1
