@@ -103,7 +103,7 @@ static int apply_qd_option(void *ctx, int id, const char *arg)
 	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
+	case OPT_POINT_TIME: ret = positive_time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
 	case OPT_ENGINE:
 		ret = engine_opt(arg, &o->engine);

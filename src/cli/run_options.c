@@ -176,6 +176,20 @@ int positive_size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int positive_time_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v;
+	int ret = time_opt(name, arg, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0)
+		return bad("%s '%s': must be positive (leave the option out for the default)",
+			   name, arg);
+	*out = v;
+	return 0;
+}
+
 int engine_opt(const char *arg, enum backend_kind *out)
 {
 	if (backend_kind_parse(arg, out))

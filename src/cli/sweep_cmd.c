@@ -171,7 +171,7 @@ static int apply_series_option(void *ctx, int id, const char *arg)
 		o->jobs = (unsigned)lo;
 		break;
 	case OPT_SPLIT: o->split = true; break;
-	case OPT_POINT_TIME: ret = time_opt("--point-time", arg, &o->point_ns); break;
+	case OPT_POINT_TIME: ret = positive_time_opt("--point-time", arg, &o->point_ns); break;
 	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
 	case OPT_ENGINE:
 		ret = engine_opt(arg, &o->engine);

@@ -65,8 +65,11 @@ expect_bad "more than the limit of 64 MiB (--sim-memory)" \
 ok "an array within --sim-memory runs" \
 	"$IOMODEL" run --target sim:raid5,disks=4,member=ssd,member_capacity=1g --ios 10 --sim-memory 64m --json >/dev/null
 
-# --- --size 0 ----------------------------------------------------------------
+# --- --size 0 and other zeros that meant the default -------------------------
 expect_bad "--size '0': must be positive" run --target null --size 0 --ios 1
+expect_bad "--point-time '0': must be positive" qd --target null --qd 1:2 --point-time 0
+expect_bad "--point-time '0s': must be positive" sweep --target null --point-time 0s
+expect_bad "--round '0': must be positive" state --target sim:ssd,capacity=64m --destroy-data --round 0
 expect_bad "--size '0': must be positive" sweep --target null --size 0
 expect_bad "--size '0': must be positive" characterize --target sim:ocz-core --size 0
 for cmd in qd profile; do
