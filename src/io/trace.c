@@ -1,6 +1,7 @@
 /* trace.c — reading DiskSim, blkparse and DiskSim validation traces (trace.h). */
 #include "trace.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -182,6 +183,10 @@ static int blkparse_line(const struct line_fields *lf, char action, struct trace
 	if (!blocks_to_bytes(sector, count, r))
 		return errmsg_set(err, -EINVAL, "%s:%u: sector '%s' + count '%s' out of range",
 				  path, r->line, lf->f[7], lf->f[9]);
+	/* Linux's 12-bit major and 20-bit minor: no two devices share a number */
+	if (maj > 0xfff || min > 0xfffff || !isdigit((unsigned char)lf->f[0][0]))
+		return errmsg_set(err, -EINVAL, "%s:%u: bad device '%s' (MAJOR,MINOR up to "
+				  "4095,1048575)", path, r->line, lf->f[0]);
 	r->device = (maj << 20) | min;
 	r->op = strchr(rwbs, 'W') ? IO_WRITE : IO_READ;
 	return 1;
