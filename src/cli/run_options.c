@@ -513,7 +513,7 @@ int parse_command_line(const struct command_line *cl, int argc, char **argv, int
 	int id, ret = check_whole_option_names(cl->table, argc, argv);
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc forgets a half-read "-xy" of an earlier parse */
 	while (!ret && (id = getopt_long(argc, argv, cl->short_options, cl->table, NULL)) != -1) {
 		if (id == 'h') {
 			cl->usage(stdout);
