@@ -162,11 +162,9 @@ int size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
-int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+/* The value `v` a parser read (status `ret`), refused when 0. */
+static int nonzero_opt(const char *name, const char *arg, int ret, uint64_t v, uint64_t *out)
 {
-	uint64_t v;
-	int ret = size_opt(name, arg, &v);
-
 	if (ret)
 		return ret;
 	if (v == 0)
@@ -176,18 +174,20 @@ int positive_size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v = 0;
+	int ret = size_opt(name, arg, &v);
+
+	return nonzero_opt(name, arg, ret, v, out);
+}
+
 int positive_time_opt(const char *name, const char *arg, uint64_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int ret = time_opt(name, arg, &v);
 
-	if (ret)
-		return ret;
-	if (v == 0)
-		return bad("%s '%s': must be positive (leave the option out for the default)",
-			   name, arg);
-	*out = v;
-	return 0;
+	return nonzero_opt(name, arg, ret, v, out);
 }
 
 int engine_opt(const char *arg, enum backend_kind *out)

@@ -138,20 +138,19 @@ IOMODEL=$real_iomodel
 # --- replay traces with times beyond what the clock holds -------------------
 IOMODEL=$work/iomodel-timeout
 # (1e13 ms = 1e19 ns came out as 2^63 ns; every format, every time field)
-printf '0 0 0 8 1\n1e13 0 8 8 1\n' >far.trace
-expect_bad "far.trace:2: bad time '1e13'" replay --target null far.trace
-printf '  8,0 1 1 0.0 1 Q R 0 + 8 [dd]\n  8,0 1 2 1e10 1 Q R 8 + 8 [dd]\n' >far.blk
-expect_bad "far.blk:2: bad time '1e10'" replay --format blkparse --target null far.blk
-printf 'R Miss 0 8 1e16 0\n' >far.valid
-expect_bad "far.valid:1: bad service '1e16'" replay --format validate --target null far.valid
+bad_trace() {	# bad_trace FORMAT TEXT PATTERN: replay of TEXT as a FORMAT trace is bad input
+	printf "$2" >"bad.$1"
+	expect_bad "bad.$1:$3" replay --format "$1" --target null "bad.$1"
+}
+bad_trace disksim '0 0 0 8 1\n1e13 0 8 8 1\n' "2: bad time '1e13'"
+bad_trace blkparse '  8,0 1 1 0.0 1 Q R 0 + 8 [dd]\n  8,0 1 2 1e10 1 Q R 8 + 8 [dd]\n' "2: bad time '1e10'"
+bad_trace validate 'R Miss 0 8 1e16 0\n' "1: bad service '1e16'"
 printf '0 0 0 8 1\n9.2e12 0 8 8 1\n' >near.trace
 ok "a time just below 2^63 ns is read" sh -c "'$IOMODEL' replay --target sim:hdd --speed asfast near.trace >/dev/null"
 IOMODEL=$real_iomodel
 # blkparse devices out of Linux's range (-1,0 and 4096,0 were read, and 4096,0 was 0,0)
-printf '  8,0 1 1 0.0 1 Q R 0 + 8 [dd]\n  4096,0 1 2 0.1 1 Q R 8 + 8 [dd]\n' >dev.blk
-expect_bad "dev.blk:2: bad device '4096,0'" replay --format blkparse --target null dev.blk
-printf '  -1,0 1 1 0.0 1 Q R 0 + 8 [dd]\n' >dev.blk
-expect_bad "dev.blk:1: bad device '-1,0'" replay --format blkparse --target null dev.blk
+bad_trace blkparse '  8,0 1 1 0.0 1 Q R 0 + 8 [dd]\n  4096,0 1 2 0.1 1 Q R 8 + 8 [dd]\n' "2: bad device '4096,0'"
+bad_trace blkparse '  -1,0 1 1 0.0 1 Q R 0 + 8 [dd]\n' "1: bad device '-1,0'"
 printf '  8,16 1 1 0.0 1 Q R 0 + 8 [dd]\n  8,0 1 2 0.1 1 Q W 8 + 8 [dd]\n' >dev.blk
 ok "--device 8388624 is blkparse's 8,16" sh -c "'$IOMODEL' replay --format blkparse --target null --device 8388624 --json dev.blk | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d[\"reads\"] != 1 or d[\"writes\"] != 0)'"
 # a timed replay waiting 1000 s for its next arrival still stops on SIGINT/SIGTERM
