@@ -74,6 +74,8 @@ static int write_sections(const char *path, const struct measure_target *m,
 	FILE *f;
 	int ret;
 
+	if (output_file_is_target(path, m->t.fd))
+		return bad("--fio-job '%s': is the target of this run", path);
 	dynbuf_init(&cmd, 1 << 16);
 	if (command_line(&cmd, argc, argv))
 		return bad("--fio-job: command line too long");

@@ -264,6 +264,8 @@ static int replay_on(struct replay_cli *o, struct measure_target *m, struct trac
 	int ret, status;
 
 	/* --log is opened before the replay: a bad path is bad input, found before any IO */
+	if (o->log_path && output_file_is_target(o->log_path, m->t.fd))
+		return bad("--log '%s': is the target of this replay", o->log_path);
 	if (o->log_path && !(log = output_file_open(o->log_path, &log_made, &err)))
 		return bad("--log: %s", err.text);
 	r = malloc(sizeof(*r));

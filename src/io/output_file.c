@@ -75,3 +75,11 @@ FILE *output_file_open(const char *path, bool *made, struct errmsg *err)
 	close(fd);
 	return NULL;
 }
+
+bool output_file_is_target(const char *path, int fd)
+{
+	struct stat out, target;
+
+	return fd >= 0 && !stat(path, &out) && !fstat(fd, &target) &&
+	       out.st_dev == target.st_dev && out.st_ino == target.st_ino;
+}

@@ -26,4 +26,11 @@
  */
 FILE *output_file_open(const char *path, bool *created, struct errmsg *err);
 
+/*
+ * Is `path` the file open as `fd` (the target of the run: same device and
+ * inode; false for fd -1)? A result written there would overwrite the very
+ * data the run reads, which was not offered for that.
+ */
+bool output_file_is_target(const char *path, int fd);
+
 #endif

@@ -133,6 +133,17 @@ expect_bad "--log: cannot write 'no/such/dir/a.nb'" replay --target null ok.trac
 echo keep >kept.csv
 ok "replay --log into an existing file works" \
 	sh -c "'$IOMODEL' replay --target null ok.trace --log kept.csv >/dev/null && grep -q '^1,read,0,4096,' kept.csv && ! grep -q keep kept.csv"
+# a result file that is the target itself (a read-only run truncated its own target)
+head -c 1048576 /dev/urandom >data.bin
+sum=$(checksum data.bin)
+expect_bad "--fio-job 'data.bin': is the target" run --target data.bin --ios 10 --fio-job data.bin
+expect_bad "--fio-job './data.bin': is the target" run --target data.bin --ios 10 --fio-job ./data.bin
+printf '0 0 0 8 1\n' >read.trace
+expect_bad "--log 'data.bin': is the target" replay --target data.bin read.trace --log data.bin
+ln -s data.bin data.link
+expect_bad "^iomodel: -o 'data.link': is the target" characterize --target data.bin --quick --destroy-data -o data.link
+expect_bad "--report 'data.bin': is the target" characterize --target data.bin --quick --destroy-data --report data.bin
+ok "the target is left as it was" [ "$(checksum data.bin)" = "$sum" ]
 IOMODEL=$real_iomodel
 
 # --- replay traces with times beyond what the clock holds -------------------
