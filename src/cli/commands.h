@@ -42,7 +42,7 @@ int print_drive_model(const char *source, const struct drive_model *m, bool json
 
 struct point_set;
 /*
- * Measure the simulated or real `target` as `characterize --quick` does,
+ * Measure the simulated or real `target` as `characterize` does (every size),
  * printing only errors: the points, into `out` (the caller releases them).
  * Returns an exit status (sweep_cmd.c).
  */
@@ -75,6 +75,8 @@ void cmd_qd_usage(FILE *f);
 int cmd_state(int argc, char **argv);
 void cmd_state_usage(FILE *f);
 int cmd_report(int argc, char **argv);
+int cmd_assess(int argc, char **argv);
+void cmd_assess_usage(FILE *f);
 void cmd_replay_usage(FILE *f);
 int cmd_replay(int argc, char **argv);
 void cmd_report_usage(FILE *f);

@@ -23,8 +23,10 @@ void cmd_fit_usage(FILE *f)
 	fputs("usage: iomodel fit FILE... [--json] [-o MODEL.json]\n"
 	      "\n"
 	      "Fit the drive model to measurements: iomodel JSON (run or sweep), fio JSON\n"
-	      "output (fio 3.x), or CSV with a header op,size,qd,iops (or mib_s instead of\n"
-	      "iops; sizes may carry suffixes). Prints the spec sheet.\n"
+	      "output (fio 2.x and 3.x, json or json+), or CSV with a header op,size,qd,iops\n"
+	      "(or mib_s instead of iops; sizes may carry suffixes). Prints the spec sheet.\n"
+	      "The model keeps each point's iodepth and numjobs, and from json+ its latency\n"
+	      "percentiles and distribution.\n"
 	      "\n"
 	      "  --json               print the model as JSON (schema iomodel.model/2)\n"
 	      "  -o, --output FILE    also write the model JSON to FILE (for 'iomodel predict')\n", f);
@@ -225,13 +227,15 @@ static int print_prediction(const struct predict_options *o, const struct predic
 	format_size(size, sizeof(size), o->bs);
 	if (o->json)
 		return json_dump_document(stdout, json_pack(
-			"{s:s,s:s,s:s,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:o,s:b}",
+			"{s:s,s:s,s:s,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:o,s:o,s:o,s:b}",
 			"schema", "iomodel.prediction/1", "iomodel_version", IOMODEL_VERSION,
 			"rw", o->rw, "bs", (json_int_t)o->bs,
 			"align", (json_int_t)(o->align ? o->align : o->bs), "qd", (json_int_t)o->qd,
 			"iops", p->iops, "mib_s", p->mib_s, "mean_lat_ms", p->mean_lat_s * 1e3,
 			"erase_block_merges", p->merges,
 			"from_qd", p->fit_qd ? json_integer(p->fit_qd) : json_null(),
+			"from_iodepth", p->fit_iodepth ? json_integer(p->fit_iodepth) : json_null(),
+			"from_numjobs", p->fit_jobs ? json_integer(p->fit_jobs) : json_null(),
 			"capped", p->capped)) ? EXIT_FAILED : EXIT_OK;
 	printf("%s %s at queue depth %llu: %.4g IOPS, %.4g MiB/s, mean latency %.4g ms",
 	       o->rw, size, (unsigned long long)o->qd, p->iops, p->mib_s, p->mean_lat_s * 1e3);
@@ -239,6 +243,8 @@ static int print_prediction(const struct predict_options *o, const struct predic
 		printf(" (%.2f erase-block merges per IO)", p->merges);
 	if (p->fit_qd && p->fit_qd != o->qd)
 		printf(" (sizes fitted at queue depth %u)", p->fit_qd);
+	if (p->fit_qd && p->fit_iodepth && p->fit_jobs > 1)
+		printf(" (fitted on %u jobs x iodepth %u)", p->fit_jobs, p->fit_iodepth);
 	if (p->capped)
 		printf(" (held by the volume's cap)");
 	putchar('\n');

@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "  qd         one workload at queue depths 1 to 256: IOPS, latency\n"
 	      "             percentiles and the queue-depth model (IOMeter)\n"
 	      "  state      random writes fresh, used and after TRIM, each to steady state\n"
+	      "  assess     a WinSAT-style disk assessment, several targets side by side\n"
 	      "  replay     replay a block trace (DiskSim, blkparse) on a drive: service\n"
 	      "             and response times, IOPS, MiB/s\n"
 	      "  report     one HTML file of spec sheets and charts from results and models\n"
@@ -84,6 +85,8 @@ int main(int argc, char **argv)
 		return cmd_qd(argc - 1, argv + 1);
 	if (!strcmp(cmd, "state"))
 		return cmd_state(argc - 1, argv + 1);
+	if (!strcmp(cmd, "assess"))
+		return cmd_assess(argc - 1, argv + 1);
 	if (!strcmp(cmd, "raid"))
 		return cmd_raid(argc - 1, argv + 1);
 	if (!strcmp(cmd, "replay"))

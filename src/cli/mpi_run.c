@@ -6,7 +6,8 @@
  *
  * A rank's result travels as one array of uint64 words: a fixed header
  * (counts, elapsed time, the error, CPU time, timeline lengths, histogram
- * count/min/max/sum, the spec's region, seed and depth), then both
+ * count/min/max/sum, the spec's region, seed and depth, what --verify
+ * found: engine/verify.h's verify_result word by word), then both
  * histograms' buckets, then both timelines (ios, bytes, max latency per
  * second). MPI_Gather of the lengths, MPI_Gatherv of the words.
  */
@@ -25,9 +26,12 @@
 
 #define START_DELAY_NS 50000000LL	/* the common start: rank 0's clock + 50 ms */
 
+/* the verify_result's words (verify.h), in the order of pack_verify */
+enum { V_WORDS = 7 + 2 * VERIFY_KINDS + 1 + 7 };
+
 enum { H_IOS = 0, H_ELAPSED = 4, H_INTERRUPTED, H_ERR_SET, H_ERR_OP, H_ERR_OFFSET,
        H_ERR_LENGTH, H_ERR_RESULT, H_CPU_USER, H_CPU_SYS, H_TL_LEN, H_HIST = H_TL_LEN + 2,
-       H_SPEC = H_HIST + 8, H_WORDS = H_SPEC + 4 };
+       H_SPEC = H_HIST + 8, H_VERIFY = H_SPEC + 4, H_WORDS = H_VERIFY + V_WORDS };
 
 bool ranks_available(void)
 {
@@ -106,6 +110,12 @@ int ranks_agree(const struct ranks *r, int status, bool primary, struct errmsg *
 	return worst;
 }
 
+void ranks_share(const struct ranks *r, uint64_t *value)
+{
+	if (r->mpi)
+		MPI_Bcast(value, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
+
 static long long realtime_ns(void)
 {
 	struct timespec ts;
@@ -135,6 +145,40 @@ int ranks_gate(void *ctx, int status, struct errmsg *err)
 	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
 		;
 	return 0;
+}
+
+static void pack_verify(const struct verify_result *v, uint64_t *w)
+{
+	const struct verify_failure *f = &v->first;
+	uint64_t head[7] = { v->mode, v->generation, v->block_bytes, v->blocks_written,
+			     v->blocks_checked, v->pass_ios, v->pass_ns };
+	uint64_t first[7] = { f->kind, f->offset, f->expected_generation, f->expected_sequence,
+			      f->found_generation, f->found_sequence, f->found_offset };
+
+	memcpy(w, head, sizeof(head));
+	w += 7;
+	for (int k = 0; k < VERIFY_KINDS; k++) {
+		*w++ = v->count[k];
+		*w++ = v->first_offset[k];
+	}
+	*w++ = v->failures;
+	memcpy(w, first, sizeof(first));
+}
+
+static void unpack_verify(const uint64_t *w, struct verify_result *v)
+{
+	*v = (struct verify_result){ .mode = (enum verify_mode)w[0], .generation = w[1],
+		.block_bytes = w[2], .blocks_written = w[3], .blocks_checked = w[4],
+		.pass_ios = w[5], .pass_ns = w[6] };
+	w += 7;
+	for (int k = 0; k < VERIFY_KINDS; k++) {
+		v->count[k] = *w++;
+		v->first_offset[k] = *w++;
+	}
+	v->failures = *w++;
+	v->first = (struct verify_failure){ .kind = (enum verify_kind)w[0], .offset = w[1],
+		.expected_generation = w[2], .expected_sequence = w[3], .found_generation = w[4],
+		.found_sequence = w[5], .found_offset = w[6] };
 }
 
 static size_t packed_words(const struct run_result *res)
@@ -177,6 +221,7 @@ static void pack(const struct run_result *res, const struct job_spec *spec, uint
 	w[H_CPU_SYS] = (uint64_t)(res->cpu_sys_s * 1e9);
 	memcpy(&w[H_SPEC], (uint64_t[4]){ spec->offset, spec->length, spec->seed, spec->qd },
 	       4 * sizeof(uint64_t));
+	pack_verify(&res->verify, &w[H_VERIFY]);
 }
 
 static int unpack(const uint64_t *w, struct run_result *res, struct job_spec *spec)
@@ -211,6 +256,7 @@ static int unpack(const uint64_t *w, struct run_result *res, struct job_spec *sp
 	spec->length = w[H_SPEC + 1];
 	spec->seed = w[H_SPEC + 2];
 	spec->qd = (unsigned)w[H_SPEC + 3];
+	unpack_verify(&w[H_VERIFY], &res->verify);
 	return 0;
 }
 

@@ -39,24 +39,10 @@ struct qd_row {
 	double lat_ms[5];	/* mean, p50, p99, p99.9, max */
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_SIM_MEMORY };
+enum { OPT_BS = OPTION_ID_OWN, OPT_JSON };
 
 static const struct option qd_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
-	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
-	{ "qd", required_argument, NULL, OPT_QD },
-	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
-	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -70,7 +56,7 @@ void cmd_qd_usage(FILE *f)
 	      "outstanding-IOs sweeps: IOPS, MiB/s and latency percentiles per depth, and\n"
 	      "the queue-depth model R(q) = t1 + (q - 1) / X_sat fitted to them. Each depth\n"
 	      "stops after --point-time or --point-ios, whichever comes first; a real\n"
-	      "target takes at most 9 depths x 2 s by default.\n"
+	      "target takes at most 9 depths x 2 s by default, said on stderr first.\n"
 	      "\n"
 	      "  --target, --size, --destroy-data, --keep, --sim-memory, --engine,\n"
 	      "  --buffered, --seed   as for 'iomodel run'\n"
@@ -88,41 +74,15 @@ void cmd_qd_usage(FILE *f)
 static int apply_qd_option(void *ctx, int id, const char *arg)
 {
 	struct qd_options *o = ctx;
-	uint64_t lo, hi;
-	enum io_op op;
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
-	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_POINT_TIME: ret = positive_time_opt("--point-time", arg, &o->point_ns); break;
-	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
-		break;
-	case OPT_RW:
-		o->rw = arg;
-		ret = direction_opt(arg, &o->plan.random, &op);
-		o->plan.read_pct = op == IO_READ ? 100 : 0;
-		break;
 	case OPT_BS:
 		ret = size_opt("--bs", arg, &o->plan.min_bs);
 		if (!ret && (o->plan.min_bs == 0 || o->plan.min_bs > MAX_BS))
 			ret = bad("--bs '%s': expected 1 byte to 2047MiB", arg);
 		o->plan.max_bs = o->plan.min_bs;
-		break;
-	case OPT_QD:
-		ret = range_opt("--qd", arg, true, &lo, &hi);
-		o->plan.min_qd = (unsigned)lo;
-		o->plan.max_qd = (unsigned)hi;
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -220,6 +180,17 @@ static int print_qd(const struct qd_options *o, const struct series *s, const st
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/* Say up front how long a real target takes at most: one line on stderr. */
+static void qd_announce(const struct qd_options *o, const struct measure_target *m)
+{
+	size_t n = sweep_count(&o->plan);
+	double point_s = (double)o->plan.point_ns / 1e9;
+
+	if (m->t.kind != TARGET_SIM)
+		say("qd of %s: %zu depths, each %.3g s or %llu IOs at most: at most %.0f s", m->t.path,
+		    n, point_s, (unsigned long long)o->plan.point_ios, ceil((double)n * point_s));
+}
+
 static int qd_run(struct qd_options *o, struct measure_target *m, const volatile sig_atomic_t *stop)
 {
 	struct qd_row rows[QD_MAX_DEPTHS];
@@ -232,6 +203,7 @@ static int qd_run(struct qd_options *o, struct measure_target *m, const volatile
 
 	if (status)
 		return status;
+	qd_announce(o, m);
 	series_init(&s, m, stop, sweep_count(&o->plan), o->json);
 	status = qd_measure(&s, o, rows, &n);
 	progress_end(&s.progress);
@@ -254,9 +226,12 @@ int cmd_qd(int argc, char **argv)
 	};
 	struct command_line cl = { argv[0], qd_long_options, ":h", cmd_qd_usage,
 				   apply_qd_option, &o };
+	const struct target_options topts = { .which = TOPT_ALL | TOPT_SERIES,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed,
+		.rw = &o.rw, .plan = &o.plan, .point_ns = &o.point_ns, .point_ios = &o.point_ios };
 	struct measure_target m;
 	struct errmsg err;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

@@ -303,7 +303,15 @@ static void plan_performance(struct raid_plan *p)
 
 	raid_first_order(&o->layout, p->m, o->stripe_penalty_s, &p->fo);
 	for (int op = IO_READ; op <= IO_WRITE; op++) {
+		unsigned k = raid_str_disks(&o->layout, (enum io_op)op);
+		double split = INFINITY;
 		struct errmsg err;
+
+		/* with measured points: the STR characterize would fit to the array */
+		for (unsigned i = 0; i < o->layout.disks && k > 1; i++)
+			split = fmin(split, raid_member_split_str(p->src[i], (enum io_op)op, k));
+		if (split > 0 && isfinite(split))
+			p->fo.str_bps[op] = split;
 
 		p->has_rand[op] = !raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs,
 						    (unsigned)o->qd, o->shared, &p->rand[op], &err);

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,11 @@
 #include "cli/run_options.h"
 #include "io/import.h"
 #include "io/model_output.h"
+#include "model/first_order.h"
+#include "sim/hdd.h"
 #include "sim/params.h"
 #include "sim/spec.h"
+#include "util/input_file.h"
 #include "util/units.h"
 
 /* Mean IOPS of the points of (op, size) at depth `qd`, preferring random ones; 0 if none. */
@@ -86,6 +90,61 @@ static double member_iops(const void *ctx, enum io_op op, uint64_t size, unsigne
 	return p.iops;
 }
 
+/* Seconds of one random `op` of `size` at QD1, linear between the measured sizes; 0: none. */
+static double qd1_seconds(const struct point_set *ps, enum io_op op, double size)
+{
+	double lo_s = 0, hi_s = INFINITY, lo_t = 0, hi_t = 0, first_s = INFINITY, first_t = 0;
+
+	for (size_t i = 0; i < ps->len; i++) {
+		const struct perf_point *p = &ps->points[i];
+		double s = (double)p->size;
+
+		if (p->op != op || p->qd != 1 || !p->random)
+			continue;
+		if (s < first_s) {
+			first_s = s;
+			first_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+		if (s <= size && s > lo_s) {
+			lo_s = s;
+			lo_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+		if (s >= size && s < hi_s) {
+			hi_s = s;
+			hi_t = 1 / points_at(ps, op, p->size, 1, true);
+		}
+	}
+	if (!isfinite(first_s))
+		return 0;
+	if (!(lo_s > 0))
+		return first_t;		/* below the smallest size: its time */
+	if (!isfinite(hi_s) || hi_s == lo_s)
+		return lo_t;
+	return lo_t + (hi_t - lo_t) * (size - lo_s) / (hi_s - lo_s);
+}
+
+double raid_member_split_str(const struct raid_member_src *src, enum io_op op, unsigned k)
+{
+	struct perf_point *pts = calloc(src->ps.len ? src->ps.len : 1, sizeof(*pts));
+	struct first_order fo;
+	struct errmsg err;
+	size_t n = 0;
+	double str = 0;
+
+	for (size_t i = 0; pts && i < src->ps.len; i++) {
+		const struct perf_point *p = &src->ps.points[i];
+		double t = qd1_seconds(&src->ps, op, (double)p->size / k);
+
+		if (p->op == op && p->qd == 1 && p->random && t > 0)
+			pts[n++] = (struct perf_point){ .op = op, .random = true, .size = p->size,
+							.qd = 1, .iops = 1 / t };
+	}
+	if (n >= 2 && !first_order_fit(pts, n, &fo, NULL, &err))
+		str = fo.str_bps;
+	free(pts);
+	return str;
+}
+
 /* First-order figures, kind, and the rate callback, once dm and ps are filled. */
 static void member_finish(struct raid_member_src *src)
 {
@@ -136,12 +195,37 @@ static int load_dir(struct raid_member_src *src, const char *dir)
 	return status;
 }
 
-/* Capacity and zone rates of a simulated drive, from its parameters. */
+/* The seek curve of a simulated disk in seconds (ctx: struct raid_member_src). */
+static double sim_seek_s(const void *ctx, double x)
+{
+	const struct raid_member_src *src = ctx;
+
+	return hdd_seek_curve_ms(&src->seek_curve, x < src->seek_x1 ? src->seek_x1 : x) / 1e3;
+}
+
+/* A simulated disk's mechanics for the planner: revolution, seek curve, zone rates. */
+static int sim_mechanics(struct raid_member_src *src, const struct hdd_config *c,
+			 const char *spec_text)
+{
+	struct errmsg err;
+	uint64_t tracks = hdd_geom_tracks(c);
+
+	if (!c->rpm || tracks < 2 || hdd_seek_fit(c, &src->seek_curve, &err))
+		return EXIT_OK;		/* no usable mechanics: plan without them */
+	src->seek_x1 = 1.0 / (double)tracks;
+	if (raid_mech_derive(60.0 / (double)c->rpm, c->inner_mib_s / c->outer_mib_s, sim_seek_s,
+			     src, &src->m.mech))
+		return bad("--member '%s': out of memory", spec_text);
+	return EXIT_OK;
+}
+
+/* Capacity, zone rates and mechanics of a simulated drive, from its parameters. */
 static int sim_figures(struct raid_member_src *src, const char *spec_text)
 {
 	struct sim_spec spec;
 	struct errmsg err;
 	const struct sim_param *p;
+	int status;
 
 	if (sim_spec_parse(&spec, spec_text + 4, &err))
 		return bad("--member '%s': %s", spec_text, err.text);
@@ -155,8 +239,74 @@ static int sim_figures(struct raid_member_src *src, const char *spec_text)
 	if (p)
 		src->inner_bps = *(const double *)((const char *)spec.config + p->offset) * MIB;
 	src->m.ssd = !strcmp(spec.model->name, "ssd");
+	status = spec.model == &sim_hdd_model ? sim_mechanics(src, spec.config, spec_text) : EXIT_OK;
 	sim_spec_release(&spec);
+	return status;
+}
+
+/* The random points of one op of a model file's "model" object into src->ps. */
+static int model_file_op_points(struct raid_member_src *src, const json_t *om, enum io_op op)
+{
+	size_t i;
+	const json_t *p;
+
+	json_array_foreach(json_object_get(om, "points"), i, p) {
+		json_t *size = json_object_get(p, "size_bytes"), *qd = json_object_get(p, "qd");
+		double iops = json_number_value(json_object_get(p, "iops"));
+		struct perf_point pt = { .op = op, .random = json_is_true(json_object_get(p, "random")) };
+
+		if (!json_is_integer(size) || !json_is_integer(qd) || json_integer_value(size) <= 0 ||
+		    json_integer_value(qd) <= 0 || json_integer_value(qd) > 1 << 20 || !(iops > 0) ||
+		    !isfinite(iops))
+			continue;	/* not a usable point: model_load_file checked the rest */
+		pt.size = (uint64_t)json_integer_value(size);
+		pt.qd = (unsigned)json_integer_value(qd);
+		pt.iops = iops;
+		pt.align = pt.size;
+		if (point_set_add(&src->ps, &pt))
+			return bad("--member: out of memory");
+	}
 	return EXIT_OK;
+}
+
+/*
+ * A model file written by characterize: its measured points, and, when it
+ * was measured on a simulated drive ("source": "sim:..." that still
+ * parses), that drive's zone rates and mechanics, as for a sim: member
+ * (not its capacity: a model file leaves that to --capacity).
+ */
+static int model_file_extras(struct raid_member_src *src, const char *path)
+{
+	struct errmsg err;
+	json_error_t jerr;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root, *model;
+	const char *source;
+	int status = EXIT_OK;
+
+	if (input_file_read(path, &text, &len, &err))
+		return bad("--member: %s", err.text);
+	root = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!root)
+		return EXIT_OK;		/* model_load_file read it: nothing more to take */
+	model = json_object_get(root, "model");
+	status = model_file_op_points(src, json_object_get(model, "read"), IO_READ);
+	if (status == EXIT_OK)
+		status = model_file_op_points(src, json_object_get(model, "write"), IO_WRITE);
+	source = json_string_value(json_object_get(root, "source"));
+	if (status == EXIT_OK && source && !strncmp(source, "sim:", 4)) {
+		struct sim_spec spec;
+
+		if (!sim_spec_parse(&spec, source + 4, &err)) {	/* a drive that is still there */
+			sim_spec_release(&spec);
+			status = sim_figures(src, source);
+			src->m.capacity = 0;	/* a model file does not say: --capacity */
+		}
+	}
+	json_decref(root);
+	return status;
 }
 
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
@@ -175,7 +325,7 @@ int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 	else if (!sim && model_load_file(spec, &src->dm, &err))
 		return bad("--member: %s", err.text);
 	else if (!sim)
-		src->has_model = true;
+		src->has_model = (status = model_file_extras(src, spec)) == EXIT_OK;
 	if (status)
 		return status;
 	if ((sim || is_dir) && !drive_model_fit(&src->ps, &src->dm, &err))

@@ -1,10 +1,13 @@
 /*
  * raid_member.h — the member drives of `iomodel raid`, loaded from what the
- * user has: a model file (`characterize -o`, `fit -o`), a directory of
+ * user has: a model file (`characterize -o`, `fit -o`; one measured on a
+ * sim: drive also gives its points and, from its "source", that drive's
+ * zone rates and mechanics as a sim: member does), a directory of
  * measurements (fio JSON, iomodel JSON, CSV: fitted as `iomodel fit` does,
  * and the measured points kept for the rate at each queue depth), or a
- * simulated drive (`sim:PRESET`: characterized first, quickly, on its
- * virtual clock; its zone rates and capacity read from its parameters).
+ * simulated drive (`sim:PRESET`: characterized first, as `characterize`
+ * does, on its virtual clock; its zone rates, capacity and, for a disk, its
+ * head mechanics (model/raid.h, struct raid_mech) read from its parameters).
  *
  * The rate a member gives the planner (raid_member.iops_at) at a size and a
  * depth comes from measured points of that direction and size when there
@@ -21,6 +24,7 @@
 #include "model/drive_model.h"
 #include "model/points.h"
 #include "model/raid.h"
+#include "sim/hdd.h"
 
 struct raid_member_src {
 	struct raid_member m;		/* m.ctx points back here */
@@ -29,6 +33,8 @@ struct raid_member_src {
 	struct drive_model dm;
 	struct point_set ps;		/* measured points, may be empty */
 	double outer_bps, inner_bps;	/* zone rates of an HDD, 0 when unknown */
+	struct hdd_seek_curve seek_curve;	/* a simulated HDD's (m.mech) */
+	double seek_x1;			/* one track as a fraction of the stroke */
 };
 
 /*
@@ -38,5 +44,15 @@ struct raid_member_src {
  */
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir);
 void raid_member_release(struct raid_member_src *src);
+
+/*
+ * The STR (bytes/s) `characterize` would fit to an array that splits each
+ * IO of size S into k member IOs of S/k in parallel: the member's measured QD1 times
+ * at S/k (linear between its sizes), at each of its own sizes S, fitted
+ * first-order; its times are not always linear in the size (a block-FTL
+ * SSD's small writes run slower than its large ones). 0 when the member
+ * has no measured QD1 points of `op`.
+ */
+double raid_member_split_str(const struct raid_member_src *src, enum io_op op, unsigned k);
 
 #endif

@@ -16,6 +16,7 @@
 #define IOMODEL_RANKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "util/errmsg.h"
@@ -43,6 +44,9 @@ void ranks_finalize(struct ranks *r);
  * prefixed "rank K: " when there are several ranks.
  */
 int ranks_agree(const struct ranks *r, int status, bool primary, struct errmsg *err);
+
+/* Rank 0's `*value` on every rank (the --verify generation of the run). */
+void ranks_share(const struct ranks *r, uint64_t *value);
 
 /*
  * The jobs' start gate (suite/jobs.h, ctx = struct ranks): every rank says

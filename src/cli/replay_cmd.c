@@ -35,17 +35,9 @@ struct replay_cli {
 	const char *log_path;	/* --log: one CSV line per request */
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_ENGINE, OPT_BUFFERED, OPT_SEED,
-       OPT_FORMAT, OPT_SPEED, OPT_QD, OPT_DEVICE, OPT_LOG, OPT_JSON };
+enum { OPT_FORMAT = OPTION_ID_OWN, OPT_SPEED, OPT_QD, OPT_DEVICE, OPT_LOG, OPT_JSON };
 
 static const struct option replay_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "qd", required_argument, NULL, OPT_QD },
@@ -94,14 +86,8 @@ static int apply_replay_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = size_opt("--size", arg, &o->target.size); break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
-	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_LOG: o->log_path = arg; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->ro.seed); break;
 	case OPT_DEVICE:
 		ret = count_opt("--device", arg, 0, UINT32_MAX, &o->device);
 		o->device_set = true;
@@ -109,9 +95,6 @@ static int apply_replay_option(void *ctx, int id, const char *arg)
 	case OPT_QD:
 		ret = count_opt("--qd", arg, 1, 1024, &v);
 		o->ro.qd = (unsigned)v;
-		break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
 		break;
 	case OPT_FORMAT:
 		if (trace_format_parse(arg, &o->format))
@@ -321,10 +304,14 @@ int cmd_replay(int argc, char **argv)
 	};
 	struct command_line cl = { argv[0], replay_long_options, ":h", cmd_replay_usage,
 				   apply_replay_option, &o };
+	const struct target_options topts = {
+		.which = TOPT_TARGET | TOPT_SIZE_OR_ZERO | TOPT_DESTROY | TOPT_KEEP | TOPT_ENGINE |
+			 TOPT_BUFFERED | TOPT_SEED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.ro.seed };
 	struct measure_target m;
 	struct trace t;
 	struct errmsg err;
-	int first = 0, status = parse_command_line(&cl, argc, argv, &first);
+	int first = 0, status = parse_target_command_line(&cl, &topts, argc, argv, &first);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

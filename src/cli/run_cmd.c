@@ -115,18 +115,31 @@ static int rank_slice(struct job_spec *spec, const struct ranks *rk, struct errm
 	return ret;
 }
 
+/*
+ * --verify: every job verifies a region of its own, so jobs are split; so
+ * are ranks that share one target (a file or device named without %r), and
+ * job i of rank r is the run's stream r·jobs + i (verify.h).
+ */
+static bool verify_split_ranks(const struct run_options *o, const struct measure_target *m)
+{
+	return o->spec.verify && !o->rank_target &&
+	       (m->t.kind == TARGET_FILE || m->t.kind == TARGET_BLOCK);
+}
+
 /* The specs of the run's jobs, each checked against the target: 0 or an exit status. */
 static int make_specs(struct run_options *o, const struct ranks *rk,
 		      const struct measure_target *m, struct job_spec *specs, struct errmsg *err)
 {
+	bool split_ranks = o->jobs.split || verify_split_ranks(o, m);
+
 	if (!o->length_set)
 		o->spec.length = 0;
 	if (measure_check_job(m, &o->spec, err))
 		return EXIT_BAD_INPUT;
-	if (rk->size > 1 && o->spec.verify)
-		return errmsg_set(err, -EINVAL, "--verify runs on one rank, not %d", rk->size),
-		       EXIT_BAD_INPUT;
-	if (rk->size > 1 && o->jobs.split && rank_slice(&o->spec, rk, err))
+	if (o->spec.verify && o->jobs.jobs > 1)
+		o->jobs.split = true;
+	o->spec.verify_stream = (unsigned)rk->rank * o->jobs.jobs;
+	if (rk->size > 1 && split_ranks && rank_slice(&o->spec, rk, err))
 		return EXIT_BAD_INPUT;
 	/* every job of every rank its own seed: rank r's job i gets the seed of job r·jobs + i */
 	o->spec.seed = (o->spec.seed + (uint64_t)rk->rank * o->jobs.jobs * 0x9e3779b97f4a7c15ULL) &
@@ -136,7 +149,7 @@ static int make_specs(struct run_options *o, const struct ranks *rk,
 	for (unsigned i = 0; i < o->jobs.jobs; i++)
 		if (measure_check_job(m, &specs[i], err))
 			return EXIT_BAD_INPUT;
-	return EXIT_OK;
+	return jobs_check_verify(m, specs, o->jobs.jobs, err) ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
 static void per_job_info(const struct run_options *o, struct run_info *info,
@@ -166,6 +179,7 @@ static int merge_ranks(const struct ranks *rk, struct run_result *all, struct jo
 	for (int i = 0; i < rk->size; i++) {
 		if (run_result_merge(merged, &all[i]))
 			return -ENOMEM;
+		verify_result_merge(&merged->verify, &all[i].verify);	/* rank 0 reports */
 		if (all[i].elapsed_ns < rr->fastest_ns) {
 			rr->fastest_ns = all[i].elapsed_ns;
 			rr->fastest = (unsigned)i;
@@ -182,9 +196,14 @@ static int merge_ranks(const struct ranks *rk, struct run_result *all, struct jo
 	return 0;
 }
 
-/* Gather the ranks' results and print them (rank 0). Returns an exit status. */
+/*
+ * Gather the ranks' results and print them (rank 0). `verify` receives what
+ * --verify found: on rank 0 of mpirun, on every rank; elsewhere this rank's.
+ * Returns an exit status.
+ */
 static int print_ranks(const struct run_options *o, const struct ranks *rk,
-		       struct run_info *info, const struct run_result *mine, int status)
+		       struct run_info *info, const struct run_result *mine, int status,
+		       struct verify_result *verify)
 {
 	struct run_result *all = calloc((size_t)rk->size + 1, sizeof(*all));
 	struct job_spec *specs = calloc((size_t)rk->size, sizeof(*specs));
@@ -204,6 +223,7 @@ static int print_ranks(const struct run_options *o, const struct ranks *rk,
 	}
 	if (!ret && !rk->rank && print_results(o, info, rk->mpi ? &all[rk->size] : mine))
 		ret = -EIO;
+	*verify = !ret && rk->mpi && !rk->rank ? all[rk->size].verify : mine->verify;
 	for (int i = 0; all && specs && i <= rk->size; i++)
 		run_result_release(&all[i]);
 	free(all);
@@ -212,13 +232,13 @@ static int print_ranks(const struct run_options *o, const struct ranks *rk,
 }
 
 /* --verify found bad blocks: one line on stderr, exit status 1. */
-static int report_verify_failures(const struct run_result *r, int status)
+static int report_verify_failures(const struct verify_result *v, int status)
 {
 	char line[640];
 
-	if (!r->verify.failures)
+	if (!v->failures)
 		return status;
-	verify_summary(line, sizeof(line), &r->verify);
+	verify_summary(line, sizeof(line), v);
 	fprintf(stderr, "iomodel: verify: %s\n", line);
 	return status == EXIT_OK ? EXIT_FAILED : status;
 }
@@ -241,6 +261,7 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 				   .n_cpus = o->jobs.n_cpus, .tick = live_status_tick,
 				   .tick_ctx = &live, .gate = ranks_gate, .gate_ctx = (void *)rk };
 	struct jobs_result res;
+	struct verify_result found;
 	struct errmsg err = { 0 }, line = { 0 };
 	unsigned printed = 0;
 	int ret, status;
@@ -249,15 +270,10 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 		fprintf(stderr, "iomodel: out of memory\n");
 		return EXIT_FAILED;
 	}
-	/* --verify runs one job (run_options.c refuses more): its generation is the run's */
-	if (o->spec.verify && o->spec.read_pct < 100 && !o->spec.verify_generation)
-		specs[0].verify_generation = o->spec.verify_generation = new_generation();
 	live_status_start(&live, NULL, NULL, m->t.kind == TARGET_SIM,
 			  o->spec.runtime_ns ? o->spec.runtime_ns + o->spec.ramp_ns : 0);
 	ret = jobs_run(m, specs, o->jobs.jobs, &jo, stop, &res, &info, &err);
 	live_status_end(&live);
-	if (o->spec.verify)
-		res.merged.verify = res.job[0].verify;
 	print_new_notices(m, &printed);
 	if (ret && !info.engine) {	/* nothing ran (on any rank): no results to print */
 		status = ranks_agree(rk, EXIT_FAILED, ret != -ECANCELED, &err);
@@ -272,8 +288,8 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 			fprintf(stderr, "iomodel: %s\n", line.text);
 		o->spec.qd = specs[0].qd;	/* psync may have lowered it */
 		per_job_info(o, &info, specs, &res, cpus);
-		status = print_ranks(o, rk, &info, &res.merged, status);
-		status = report_verify_failures(&res.merged, status);
+		status = print_ranks(o, rk, &info, &res.merged, status, &found);
+		status = report_verify_failures(&found, status);
 	}
 	jobs_result_release(&res);
 	return status;
@@ -382,6 +398,7 @@ static int rank_target(struct run_options *o, const struct ranks *rk, char *buf,
 	if (used >= len)
 		return bad("--target '%s': too long", o->target.path);
 	o->target.path = buf;
+	o->rank_target = true;
 	return 0;
 }
 
@@ -419,6 +436,10 @@ static int run_command(const struct ranks *rk, int argc, char **argv)
 	ret = rank_target(&o, rk, path, sizeof(path));
 	if (ret)
 		return ret;
+	/* one generation for every job of every rank: a later read pass checks them all */
+	if (o.spec.verify && o.spec.read_pct < 100 && !o.spec.verify_generation)
+		o.spec.verify_generation = new_generation();
+	ranks_share(rk, &o.spec.verify_generation);
 	if (o.steady_state && rk->size > 1)
 		return bad("--steady-state: not under mpirun (each rank would decide alone)");
 	stop = signals_install_stop();

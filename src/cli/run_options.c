@@ -15,6 +15,7 @@
 #include "cli/run_options.h"
 #include "suite/jobs.h"
 #include "engine/verify_block.h"
+#include "util/bug.h"
 #include "util/units.h"
 
 #define MAX_QD 1024
@@ -79,7 +80,9 @@ void cmd_run_usage(FILE *f)
 	      "                       whole region after the run, and report lost,\n"
 	      "                       misdirected and torn writes and corruption (exit 1\n"
 	      "                       on any); a read workload checks a region a --verify\n"
-	      "                       write run left; needs --align = --bs >= 512\n"
+	      "                       write run left; needs --align = --bs >= 512; with\n"
+	      "                       --jobs each job verifies a slice of its own (implies\n"
+	      "                       --split), under mpirun each rank its part\n"
 	      "  --verify-generation N\n"
 	      "                       the generation to write, or to expect when reading\n"
 	      "                       (default: a new one per write run; a read run takes\n"
@@ -190,6 +193,15 @@ int positive_time_opt(const char *name, const char *arg, uint64_t *out)
 	return nonzero_opt(name, arg, ret, v, out);
 }
 
+int direct_bs_opt(const char *arg, uint64_t *out)
+{
+	int ret = size_opt("--bs", arg, out);
+
+	if (!ret && (*out == 0 || *out % 512 || *out > MAX_BS))
+		return bad("--bs '%s': a multiple of 512 up to 2047MiB", arg);
+	return ret;
+}
+
 int engine_opt(const char *arg, enum backend_kind *out)
 {
 	if (backend_kind_parse(arg, out))
@@ -221,22 +233,111 @@ int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* The ids of the shared target options, below OPTION_ID_OWN. */
+enum target_option_id {
+	TID_TARGET = 256, TID_SIZE, TID_DESTROY, TID_KEEP, TID_SIM_MEMORY, TID_ENGINE,
+	TID_BUFFERED, TID_SEED, TID_RW, TID_QD, TID_POINT_TIME, TID_POINT_IOS, TID_END
+};
+_Static_assert(TID_END <= OPTION_ID_OWN, "target option ids overlap commands' own");
+
+static const struct {
+	unsigned which;		/* enum target_option bits that take the option */
+	struct option opt;
+} target_option_table[] = {
+	{ TOPT_TARGET, { "target", required_argument, NULL, TID_TARGET } },
+	{ TOPT_SIZE | TOPT_SIZE_OR_ZERO, { "size", required_argument, NULL, TID_SIZE } },
+	{ TOPT_DESTROY, { "destroy-data", no_argument, NULL, TID_DESTROY } },
+	{ TOPT_KEEP, { "keep", no_argument, NULL, TID_KEEP } },
+	{ TOPT_SIM_MEMORY, { "sim-memory", required_argument, NULL, TID_SIM_MEMORY } },
+	{ TOPT_ENGINE, { "engine", required_argument, NULL, TID_ENGINE } },
+	{ TOPT_BUFFERED, { "buffered", no_argument, NULL, TID_BUFFERED } },
+	{ TOPT_SEED, { "seed", required_argument, NULL, TID_SEED } },
+	{ TOPT_SERIES, { "rw", required_argument, NULL, TID_RW } },
+	{ TOPT_SERIES, { "qd", required_argument, NULL, TID_QD } },
+	{ TOPT_SERIES, { "point-time", required_argument, NULL, TID_POINT_TIME } },
+	{ TOPT_SERIES, { "point-ios", required_argument, NULL, TID_POINT_IOS } },
+};
+
+#define TARGET_OPTIONS (sizeof(target_option_table) / sizeof(target_option_table[0]))
+#define MAX_OPTIONS 64	/* a command's own long options plus the target options */
+
+static int apply_series_option(const struct target_options *t, int id, const char *arg)
+{
+	struct sweep_plan *plan = t->plan;
+	uint64_t lo, hi;
+	enum io_op op;
+	int ret;
+
+	switch (id) {
+	case TID_RW:
+		*t->rw = arg;
+		ret = direction_opt(arg, &plan->random, &op);
+		if (!ret)
+			plan->read_pct = op == IO_READ ? 100 : 0;
+		return ret;
+	case TID_QD:
+		ret = range_opt("--qd", arg, true, &lo, &hi);
+		plan->min_qd = (unsigned)lo;
+		plan->max_qd = (unsigned)hi;
+		return ret;
+	case TID_POINT_TIME: return positive_time_opt("--point-time", arg, t->point_ns);
+	case TID_POINT_IOS: return count_opt("--point-ios", arg, 1, INT64_MAX, t->point_ios);
+	default: return EXIT_BAD_INPUT;
+	}
+}
+
+static int apply_target_option(const struct target_options *t, int id, const char *arg)
+{
+	struct target_request *target = t->target;
+
+	switch (id) {
+	case TID_TARGET: target->path = arg; return 0;
+	case TID_SIZE:
+		if (t->which & TOPT_SIZE_OR_ZERO)
+			return size_opt("--size", arg, &target->size);
+		return positive_size_opt("--size", arg, &target->size);
+	case TID_DESTROY: target->destroy_data = true; return 0;
+	case TID_KEEP: target->keep = true; return 0;
+	case TID_SIM_MEMORY: return positive_size_opt("--sim-memory", arg, &target->sim_memory);
+	case TID_ENGINE: return engine_opt(arg, t->engine);
+	case TID_BUFFERED: target->direct = false; return 0;
+	case TID_SEED: return count_opt("--seed", arg, 0, INT64_MAX, t->seed);
+	default: return apply_series_option(t, id, arg);
+	}
+}
+
+/* `cl`'s own table followed by the target options `t` names, in `out` (MAX_OPTIONS). */
+static void merge_option_tables(const struct command_line *cl, const struct target_options *t,
+				struct option *out)
+{
+	size_t n = 0;
+
+	BUG_ON(t && (!t->target || ((t->which & TOPT_ENGINE) && !t->engine) ||
+		     ((t->which & TOPT_SEED) && !t->seed) ||
+		     ((t->which & TOPT_SERIES) &&
+		      (!t->rw || !t->plan || !t->point_ns || !t->point_ios))));
+	for (const struct option *p = cl->table; p->name; p++) {
+		BUG_ON(t && p->val >= TID_TARGET && p->val < TID_END);
+		BUG_ON(n + 1 >= MAX_OPTIONS);
+		if (n + 1 < MAX_OPTIONS)
+			out[n++] = *p;
+	}
+	for (size_t i = 0; t && i < TARGET_OPTIONS && n + 1 < MAX_OPTIONS; i++)
+		if (t->which & target_option_table[i].which)
+			out[n++] = target_option_table[i].opt;
+	out[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
 enum option_id {
-	OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_RWMIX,
-	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_SEED, OPT_RUNTIME,
-	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_ENGINE, OPT_BUFFERED, OPT_JSON, OPT_CSV,
+	OPT_RW = OPTION_ID_OWN, OPT_RWMIX,
+	OPT_BS, OPT_QD, OPT_ALIGN, OPT_OFFSET, OPT_LENGTH, OPT_RUNTIME,
+	OPT_IOS, OPT_BYTES, OPT_RAMP, OPT_JSON, OPT_CSV,
 	OPT_JOBS, OPT_SPLIT, OPT_PER_JOB, OPT_CPUS,
 	OPT_VERIFY, OPT_VERIFY_GENERATION,
-	OPT_SIM_MEMORY,
 	OPT_STEADY, OPT_MAX_ROUNDS, OPT_FIO_JOB,
 };
 
 static const struct option run_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "rwmix", required_argument, NULL, OPT_RWMIX },
 	{ "bs", required_argument, NULL, OPT_BS },
@@ -244,13 +345,10 @@ static const struct option run_long_options[] = {
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "length", required_argument, NULL, OPT_LENGTH },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "ios", required_argument, NULL, OPT_IOS },
 	{ "bytes", required_argument, NULL, OPT_BYTES },
 	{ "ramp", required_argument, NULL, OPT_RAMP },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
@@ -330,13 +428,6 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_RW: ret = parse_rw(o, arg); break;
 	case OPT_RWMIX:
 		ret = count_opt("--rwmix", arg, 0, 100, &v);
@@ -351,7 +442,6 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 	case OPT_ALIGN: ret = size_opt("--align", arg, &s->align); o->align_set = true; break;
 	case OPT_OFFSET: ret = size_opt("--offset", arg, &s->offset); break;
 	case OPT_LENGTH: ret = size_opt("--length", arg, &s->length); o->length_set = true; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &s->seed); break;
 	case OPT_RUNTIME:
 		ret = time_opt("--runtime", arg, &s->runtime_ns);
 		o->runtime_set = true;
@@ -362,10 +452,6 @@ static int apply_run_option(void *ctx, int id, const char *arg)
 		o->bytes_set = true;
 		break;
 	case OPT_RAMP: ret = time_opt("--ramp", arg, &s->ramp_ns); break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
-		break;
-	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
 	case OPT_JOBS:
@@ -442,9 +528,6 @@ static int check_options(struct run_options *o)
 		s->align = s->bs;
 	if (o->max_rounds && !o->steady_state)
 		return bad("--max-rounds goes with --steady-state");
-	if (s->verify && o->jobs.jobs > 1)
-		return bad("--verify runs one job: --jobs %u would let one job's writes overwrite "
-			   "blocks another is checking", o->jobs.jobs);
 	if (o->steady_state && s->verify)
 		return bad("--verify does not go with --steady-state (each round would read the "
 			   "region back)");
@@ -503,18 +586,30 @@ int parse_run_options(struct run_options *o, int argc, char **argv)
 	o->jobs.jobs = 1;
 	o->target.direct = true;
 	o->engine = BACKEND_IO_URING;
-	ret = parse_command_line(&(struct command_line){ "run", run_long_options, ":h",
-			cmd_run_usage, apply_run_option, o }, argc, argv, NULL);
+	ret = parse_target_command_line(&(struct command_line){ "run", run_long_options, ":h",
+			cmd_run_usage, apply_run_option, o },
+			&(struct target_options){ .which = TOPT_ALL, .target = &o->target,
+						  .engine = &o->engine, .seed = &o->spec.seed },
+			argc, argv, NULL);
 	return ret ? ret : check_options(o);
 }
 
 int parse_command_line(const struct command_line *cl, int argc, char **argv, int *first_arg)
 {
-	int id, ret = check_whole_option_names(cl->table, argc, argv);
+	return parse_target_command_line(cl, NULL, argc, argv, first_arg);
+}
 
+int parse_target_command_line(const struct command_line *cl, const struct target_options *t,
+			      int argc, char **argv, int *first_arg)
+{
+	struct option table[MAX_OPTIONS];
+	int id, ret;
+
+	merge_option_tables(cl, t, table);
+	ret = check_whole_option_names(table, argc, argv);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc forgets a half-read "-xy" of an earlier parse */
-	while (!ret && (id = getopt_long(argc, argv, cl->short_options, cl->table, NULL)) != -1) {
+	while (!ret && (id = getopt_long(argc, argv, cl->short_options, table, NULL)) != -1) {
 		if (id == 'h') {
 			cl->usage(stdout);
 			return -1;
@@ -524,7 +619,10 @@ int parse_command_line(const struct command_line *cl, int argc, char **argv, int
 				   argv[optind - 1], cl->name);
 		if (id == ':')
 			return bad("%s: option '%s' needs a value", cl->name, argv[optind - 1]);
-		ret = cl->apply(cl->ctx, id, optarg);
+		if (t && id >= TID_TARGET && id < TID_END)
+			ret = apply_target_option(t, id, optarg);
+		else
+			ret = cl->apply(cl->ctx, id, optarg);
 	}
 	if (!ret && optind < argc && !first_arg)
 		return bad("%s: unexpected argument '%s'", cl->name, argv[optind]);

@@ -12,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "engine/engine.h"
+#include "suite/sweep.h"
 #include "target/target.h"
 
 /* Largest single IO Linux carries in one call (0x7ffff000), rounded down to MiB. */
@@ -50,6 +51,7 @@ struct run_options {
 	bool steady_state;	/* --steady-state: rounds until the SNIA PTS rule holds */
 	unsigned max_rounds;	/* --max-rounds (25) */
 	const char *fio_job;	/* --fio-job FILE, or NULL */
+	bool rank_target;	/* --target held %r: each MPI rank its own */
 };
 
 /*
@@ -69,6 +71,8 @@ int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Option values, each checked with a message naming the option: 0 or EXIT_BAD_INPUT. */
 int size_opt(const char *name, const char *arg, uint64_t *out);
 int time_opt(const char *name, const char *arg, uint64_t *out);
+/* --bs of a command that always does direct IO: a multiple of 512 up to MAX_BS. */
+int direct_bs_opt(const char *arg, uint64_t *out);
 /* --engine: io_uring, libaio or psync. */
 int engine_opt(const char *arg, enum backend_kind *out);
 /* A size that must not be 0 (--size, --sim-memory). */
@@ -82,6 +86,43 @@ int range_opt(const char *name, const char *arg, bool counts, uint64_t *lo, uint
 
 /* --rw of a one-direction command: read, write, randread or randwrite. */
 int direction_opt(const char *arg, bool *random, enum io_op *op);
+
+/*
+ * The options that say what to measure and how to reach it, shared by run,
+ * sweep, characterize, qd, profile, state and replay: one table and one way
+ * of applying them, so that each means the same in every command. A command
+ * names the ones it takes (`which`) and where their values go; its own
+ * option ids start at OPTION_ID_OWN.
+ */
+enum target_option {
+	TOPT_TARGET = 1 << 0,		/* --target T */
+	TOPT_SIZE = 1 << 1,		/* --size SIZE, positive */
+	TOPT_SIZE_OR_ZERO = 1 << 2,	/* --size SIZE, 0 the target's own size */
+	TOPT_DESTROY = 1 << 3,		/* --destroy-data */
+	TOPT_KEEP = 1 << 4,		/* --keep */
+	TOPT_SIM_MEMORY = 1 << 5,	/* --sim-memory SIZE */
+	TOPT_ENGINE = 1 << 6,		/* --engine NAME */
+	TOPT_BUFFERED = 1 << 7,		/* --buffered */
+	TOPT_SEED = 1 << 8,		/* --seed N */
+	TOPT_ALL = TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY | TOPT_KEEP | TOPT_SIM_MEMORY |
+		   TOPT_ENGINE | TOPT_BUFFERED | TOPT_SEED,
+	/* a series of points (sweep, qd): --rw of one direction, --qd C[:D],
+	 * --point-time TIME, --point-ios N */
+	TOPT_SERIES = 1 << 9,
+};
+
+#define OPTION_ID_OWN 300	/* first id of a command's own long options */
+
+struct target_options {
+	unsigned which;			/* enum target_option bits */
+	struct target_request *target;	/* path, size, destroy_data, keep, sim_memory, direct */
+	enum backend_kind *engine;	/* with TOPT_ENGINE */
+	uint64_t *seed;			/* with TOPT_SEED */
+	/* with TOPT_SERIES: */
+	const char **rw;		/* the --rw name */
+	struct sweep_plan *plan;	/* random, read_pct, min_qd, max_qd */
+	uint64_t *point_ns, *point_ios;	/* as given; 0 when not */
+};
 
 struct option;
 /*
@@ -111,5 +152,12 @@ struct command_line {
  * after printing one line.
  */
 int parse_command_line(const struct command_line *cl, int argc, char **argv, int *first_arg);
+
+/*
+ * The same for a command that also takes the target options `t` names:
+ * those are applied by the shared rules, the others by `cl->apply`.
+ */
+int parse_target_command_line(const struct command_line *cl, const struct target_options *t,
+			      int argc, char **argv, int *first_arg);
 
 #endif

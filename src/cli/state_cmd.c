@@ -44,21 +44,14 @@ struct state_options {
 	bool json;
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_BS, OPT_QD, OPT_ROUND, OPT_ROUND_IOS,
-       OPT_MAX_ROUNDS, OPT_ENGINE, OPT_SEED, OPT_JSON, OPT_SIM_MEMORY };
+enum { OPT_BS = OPTION_ID_OWN, OPT_QD, OPT_ROUND, OPT_ROUND_IOS, OPT_MAX_ROUNDS, OPT_JSON };
 
 static const struct option state_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "qd", required_argument, NULL, OPT_QD },
 	{ "round", required_argument, NULL, OPT_ROUND },
 	{ "round-ios", required_argument, NULL, OPT_ROUND_IOS },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -74,7 +67,9 @@ void cmd_state_usage(FILE *f)
 	      "PTS steady-state rule holds over 5 rounds (range <= 20 % of the mean and\n"
 	      "the least-squares line's excursion <= 10 %), at most --max-rounds rounds.\n"
 	      "On a simulated SSD the used state is laid out at once (state=used).\n"
-	      "Everything in the span is destroyed.\n"
+	      "Everything in the span is destroyed. On a real target the rounds take at\n"
+	      "most 3 x 25 x 2 s by default, said on stderr first with what the\n"
+	      "preconditioning writes (the span, twice: as long as the drive takes).\n"
 	      "\n"
 	      "  --target T           a block device, a file, or sim:DRIVE (must take TRIM)\n"
 	      "  --destroy-data       required: the span is discarded and overwritten\n"
@@ -95,19 +90,8 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE:
-		ret = positive_size_opt("--size", arg, &o->target.size);
-		if (!ret && !o->target.size)
-			ret = bad("--size 0: the span needs at least one request");
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_BS:
-		ret = size_opt("--bs", arg, &o->bs);
-		if (!ret && (o->bs == 0 || o->bs % 512 || o->bs > MAX_BS))
-			ret = bad("--bs '%s': a multiple of 512 up to 2047MiB", arg);
-		break;
+	case OPT_BS: ret = direct_bs_opt(arg, &o->bs); break;
 	case OPT_QD:
 		ret = count_opt("--qd", arg, 1, 1024, &v);
 		o->qd = (unsigned)v;
@@ -117,13 +101,6 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 	case OPT_MAX_ROUNDS:
 		ret = count_opt("--max-rounds", arg, 5, STEADY_MAX_ROUNDS, &v);
 		o->max_rounds = (unsigned)v;
-		break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -274,6 +251,30 @@ static int print_state(const struct state_options *o, const struct measure_targe
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/*
+ * Say up front how long the rounds of a real target take at most, and what
+ * the preconditioning writes (its time is the drive's): one line on stderr.
+ */
+static void state_announce(const struct state_options *o, const struct measure_target *m,
+			   const struct steady_rule *rule)
+{
+	struct job_spec job;
+	char span[32], bs[32];
+	double round_s;
+
+	if (m->t.kind == TARGET_SIM)
+		return;
+	state_job(o, m, &job);
+	round_s = (double)job.runtime_ns / 1e9;
+	format_size(span, sizeof(span), m->t.size);
+	format_size(bs, sizeof(bs), o->bs);
+	say("state of %s: rounds take at most %.0f s (%d states x %zu rounds x %.3g s); before "
+	    "the used state the %s span is written twice (sequentially, then in %s random "
+	    "writes), as long as the drive takes", m->t.path,
+	    ceil(STATE_PHASES * (double)rule->max_rounds * round_s), STATE_PHASES,
+	    (size_t)rule->max_rounds, round_s, span, bs);
+}
+
 static int state_measure(struct series *s, const struct state_options *o,
 			 const struct steady_rule *rule, struct steady_result sr[STATE_PHASES])
 {
@@ -287,6 +288,8 @@ static int state_measure(struct series *s, const struct state_options *o,
 		struct job_spec job;
 
 		status = enter_phase(s, o, (enum state_phase)p, r);
+		if (p == STATE_FRESH && status == EXIT_OK)	/* the target takes discards */
+			state_announce(o, s->m, rule);
 		state_job(o, s->m, &job);
 		job.seed = o->seed + 100 * (uint64_t)p;
 		if (status == EXIT_OK)
@@ -305,12 +308,16 @@ int cmd_state(int argc, char **argv)
 				   .max_rounds = 25 };
 	struct command_line cl = { argv[0], state_long_options, ":h", cmd_state_usage,
 				   apply_state_option, &o };
+	const struct target_options topts = {
+		.which = TOPT_TARGET | TOPT_SIZE | TOPT_DESTROY | TOPT_SIM_MEMORY | TOPT_ENGINE |
+			 TOPT_SEED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed };
 	struct steady_result *sr;
 	struct steady_rule rule;
 	struct measure_target m;
 	struct series s;
 	struct errmsg err;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

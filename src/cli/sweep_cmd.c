@@ -44,25 +44,11 @@ struct series_options {
 	struct sweep_plan plan;
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_RW, OPT_BS, OPT_QD,
-       OPT_POINT_TIME, OPT_POINT_IOS, OPT_ENGINE, OPT_BUFFERED, OPT_SEED, OPT_JSON,
-       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_SIM_MEMORY,
-       OPT_FIO_JOB };
+enum { OPT_BS = OPTION_ID_OWN, OPT_JSON,
+       OPT_CSV, OPT_QUICK, OPT_REPORT, OPT_PNG_DIR, OPT_JOBS, OPT_SPLIT, OPT_FIO_JOB };
 
 static const struct option sweep_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
-	{ "rw", required_argument, NULL, OPT_RW },
 	{ "bs", required_argument, NULL, OPT_BS },
-	{ "qd", required_argument, NULL, OPT_QD },
-	{ "point-time", required_argument, NULL, OPT_POINT_TIME },
-	{ "point-ios", required_argument, NULL, OPT_POINT_IOS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
@@ -73,15 +59,7 @@ static const struct option sweep_long_options[] = {
 };
 
 static const struct option characterize_long_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
 	{ "report", required_argument, NULL, OPT_REPORT },
@@ -146,51 +124,26 @@ void cmd_characterize_usage(FILE *f)
 static int apply_series_option(void *ctx, int id, const char *arg)
 {
 	struct series_options *o = ctx;
-	enum io_op op;
-	uint64_t lo, hi;
+	uint64_t lo;
 	int ret = 0;
 
 	switch (id) {
-	case OPT_TARGET: o->target.path = arg; break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_QUICK: o->quick = true; break;
-	case OPT_BUFFERED: o->target.direct = false; break;
 	case OPT_JSON: o->format = OUTPUT_JSON; break;
 	case OPT_CSV: o->format = OUTPUT_CSV; break;
 	case 'o': o->output = arg; break;
 	case OPT_REPORT: o->report = arg; break;
 	case OPT_PNG_DIR: o->png_dir = arg; break;
 	case OPT_FIO_JOB: o->fio_job = arg; break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
 	case OPT_JOBS:
 		ret = count_opt("--jobs", arg, 1, JOBS_MAX, &lo);
 		o->jobs = (unsigned)lo;
 		break;
 	case OPT_SPLIT: o->split = true; break;
-	case OPT_POINT_TIME: ret = positive_time_opt("--point-time", arg, &o->point_ns); break;
-	case OPT_POINT_IOS: ret = count_opt("--point-ios", arg, 1, INT64_MAX, &o->point_ios); break;
-	case OPT_ENGINE:
-		ret = engine_opt(arg, &o->engine);
-		break;
-	case OPT_RW:
-		o->rw = arg;
-		ret = direction_opt(arg, &o->plan.random, &op);
-		o->plan.read_pct = op == IO_READ ? 100 : 0;
-		break;
 	case OPT_BS:
 		ret = range_opt("--bs", arg, false, &o->plan.min_bs, &o->plan.max_bs);
 		if (!ret && o->plan.max_bs > MAX_BS)
 			ret = bad("--bs '%s': sizes go up to 2047MiB", arg);
-		break;
-	case OPT_QD:
-		ret = range_opt("--qd", arg, true, &lo, &hi);
-		o->plan.min_qd = (unsigned)lo;
-		o->plan.max_qd = (unsigned)hi;
 		break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
@@ -203,7 +156,11 @@ static int parse_series_options(struct series_options *o, const struct option *t
 {
 	struct command_line cl = { argv[0], table, table == sweep_long_options ? ":h" : ":ho:",
 				   usage, apply_series_option, o };
-	int ret = parse_command_line(&cl, argc, argv, NULL);
+	const struct target_options topts = {
+		.which = TOPT_ALL | (table == sweep_long_options ? TOPT_SERIES : 0),
+		.target = &o->target, .engine = &o->engine, .seed = &o->seed,
+		.rw = &o->rw, .plan = &o->plan, .point_ns = &o->point_ns, .point_ios = &o->point_ios };
+	int ret = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (ret)
 		return ret;
@@ -427,7 +384,6 @@ int characterize_points(const char *target, struct point_set *out)
 	int status;
 
 	series_options_init(&o);
-	o.quick = true;
 	o.target.path = target;
 	status = characterize_series(&o, stop, &m, &s, &opened);
 	if (!status) {

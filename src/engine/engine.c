@@ -271,26 +271,30 @@ static int verify_pass(struct engine *e)
 	return ret;
 }
 
-static int verify_setup(struct engine *e, const struct job_spec *spec, struct errmsg *err)
+static int verify_setup(struct engine *e, const struct job_spec *spec, unsigned first_slot,
+			struct errmsg *err)
 {
 	struct verify_params p = {
 		.mode = spec->verify, .generation = spec->verify_generation,
 		.writes = spec->read_pct < 100, .first = e->offsets.first,
 		.slots = e->offsets.positions, .bs = (uint32_t)spec->bs, .qd = spec->qd,
+		.stream = spec->verify_stream, .ledger = spec->verify_ledger,
+		.job = spec->verify_job, .first_slot = first_slot,
 	};
 	int ret = verify_check_job(&p, spec->align, spec->verify == VERIFY_READ_BACK, err);
 
 	return ret ? ret : verify_create(&e->verify, &p, err);
 }
 
+/* Requests get slots first_slot .. first_slot + qd - 1, a buffer each where there are enough. */
 static int engine_setup(struct engine *e, const struct job_spec *spec,
-			const struct io_buffers *bufs, struct errmsg *err)
+			const struct io_buffers *bufs, unsigned first_slot, struct errmsg *err)
 {
 	int ret = offset_gen_init(&e->offsets, spec->offset, spec->length, spec->bs,
 				  spec->align, spec->random, spec->seed, err);
 
 	if (!ret && spec->verify)
-		ret = verify_setup(e, spec, err);
+		ret = verify_setup(e, spec, first_slot, err);
 	if (ret)
 		return ret;
 	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
@@ -301,8 +305,9 @@ static int engine_setup(struct engine *e, const struct job_spec *spec,
 	for (unsigned i = 0; i < spec->qd; i++) {
 		struct io_request *req = &e->reqs[i];
 
-		req->slot = i;
-		req->buf_index = i % bufs->count;
+		req->slot = first_slot + i;
+		/* no two streams' requests share a buffer (--verify writes stamp them) */
+		req->buf_index = req->slot % bufs->count;
 		req->buf = (char *)bufs->base + (size_t)req->buf_index * bufs->size;
 		req->length = (uint32_t)spec->bs;
 	}
@@ -315,7 +320,7 @@ int engine_run(const struct job_spec *spec, struct backend *be,
 {
 	struct engine e = { .spec = spec, .be = be, .stop = stop, .r = r };
 	struct rusage before, after;
-	int ret = engine_setup(&e, spec, bufs, err);
+	int ret = engine_setup(&e, spec, bufs, 0, err);
 
 	if (!ret && spec->ramp_ns)
 		ret = run_phase(&e, spec->ramp_ns, false);
@@ -356,10 +361,9 @@ int engine_stream_open(struct engine **out, const struct job_spec *spec, struct 
 	if (!e)
 		return errmsg_set(err, -ENOMEM, "out of memory for a stream");
 	*e = (struct engine){ .spec = spec, .be = be, .r = r };
-	ret = engine_setup(e, spec, bufs, err);
-	for (unsigned i = 0; !ret && i < spec->qd; i++)
-		e->reqs[i].slot += first_slot;
+	ret = engine_setup(e, spec, bufs, first_slot, err);
 	if (ret) {
+		verify_free(e->verify);
 		free(e->reqs);
 		free(e->done);
 		free(e);
@@ -379,9 +383,21 @@ int engine_stream_start(struct engine *e, bool measuring, uint64_t now)
 	return ret;
 }
 
-void engine_stream_complete(struct engine *e, const struct io_request *req)
+int engine_stream_complete(struct engine *e, struct io_request *req)
 {
-	complete(e, req);
+	int ret = e->verify ? verify_after_complete(e->verify, req, e->be) : 0;
+
+	if (ret == 0)
+		complete(e, req);
+	return ret;
+}
+
+int engine_stream_verify_pass(struct engine *e, const volatile sig_atomic_t *stop)
+{
+	if (!e->verify || !verify_pass_ios(e->verify) || e->r->error.set || e->r->interrupted)
+		return 0;
+	e->stop = stop;
+	return verify_pass(e);
 }
 
 int engine_stream_reissue(struct engine *e, struct io_request *req, uint64_t now)
@@ -417,6 +433,9 @@ int engine_stream_close(struct engine *e, int ret, struct errmsg *err)
 				 "the run ended early");
 	if (!ret && e->r->error.set)
 		ret = -EIO;
+	if (e->verify)
+		verify_finish(e->verify, &e->r->verify);
+	verify_free(e->verify);
 	free(e->reqs);
 	free(e->done);
 	free(e);

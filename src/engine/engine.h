@@ -43,6 +43,9 @@ struct job_spec {
 	uint64_t seed;
 	enum verify_mode verify;	/* VERIFY_OFF unless --verify (verify.h) */
 	uint64_t verify_generation;	/* writes: this run's id; reads: 0 = learn */
+	unsigned verify_stream;		/* the job's number among all of the run (verify.h) */
+	struct verify_ledger *verify_ledger;	/* NULL, or the run's (set by jobs_run) */
+	unsigned verify_job;		/* the job's index in that ledger */
 };
 
 struct io_buffers {

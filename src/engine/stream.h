@@ -9,6 +9,9 @@
  * the slots of all streams on one backend are distinct and the loop can tell
  * from a completed request's slot which stream it belongs to.
  *
+ * With --verify each stream has its own verification state (verify.h) over
+ * its own region; engine_stream_close() finishes it into the result.
+ *
  * Lifecycle: engine_stream_open … engine_stream_close. Not thread-safe: all
  * streams of one backend are driven by one thread.
  */
@@ -28,8 +31,12 @@ int engine_stream_open(struct engine **out, const struct job_spec *spec, struct 
 
 /* Begin a phase (warm-up or measurement) at `now` and queue up to qd IOs. */
 int engine_stream_start(struct engine *e, bool measuring, uint64_t now);
-/* A request of this stream came back. */
-void engine_stream_complete(struct engine *e, const struct io_request *req);
+/*
+ * A request of this stream came back. 0: it is done (reissue it); 1: it was
+ * a --verify check read and is back in flight as its write (verify.h); or
+ * the backend's negative errno.
+ */
+int engine_stream_complete(struct engine *e, struct io_request *req);
 /* Reissue `req` at `now` unless a stop rule says no; 0 or the backend's error. */
 int engine_stream_reissue(struct engine *e, struct io_request *req, uint64_t now);
 /* Stop issuing (stop flag, another stream's error, the end of a phase). */
@@ -37,6 +44,12 @@ void engine_stream_stop(struct engine *e);
 /* Stop issuing once `duration_ns` (0: no limit) has passed since the phase began. */
 void engine_stream_check_time(struct engine *e, uint64_t duration_ns, uint64_t now);
 unsigned engine_stream_inflight(const struct engine *e);
+/*
+ * --verify: after the measurement, read the stream's region back (the pass
+ * engine_run makes), alone on the backend; nothing when the stream needs no
+ * pass or ended by an error or the stop flag. 0 or a negative errno.
+ */
+int engine_stream_verify_pass(struct engine *e, const volatile sig_atomic_t *stop);
 /* Set the result's elapsed time from the phase start to the last completion. */
 void engine_stream_set_elapsed(struct engine *e);
 /*

@@ -2,7 +2,8 @@
  * streams.c — the one-thread, many-streams loop of streams.h. It has the
  * shape of engine_run's loop (engine.c): reap a batch, hand each request to
  * the stream that owns its slot, apply the stop rules, reissue; the per-IO
- * steps are the streams' own (engine/stream.h).
+ * steps are the streams' own (engine/stream.h). With --verify, each stream's
+ * read-back pass follows the measurement, one stream at a time.
  */
 #include "streams.h"
 
@@ -49,24 +50,34 @@ static uint64_t phase_length(const struct job_spec *s, bool measuring)
 	return measuring ? s->runtime_ns : s->ramp_ns;
 }
 
-/* Complete a reaped batch; true when one of its IOs failed. */
-static bool complete_batch(struct streams *ss, int n)
+/*
+ * Complete a reaped batch of `*n`: a --verify check read that went back in
+ * flight as its write leaves done[] (`*n` is what is left to reissue).
+ * Returns 1 when one of the IOs failed, else 0, or a negative errno.
+ */
+static int complete_batch(struct streams *ss, int *n)
 {
 	bool failed = false;
+	int kept = 0;
 
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < *n; k++) {
 		unsigned owner = ss->owner[ss->done[k]->slot];
+		int ret = engine_stream_complete(ss->s[owner], ss->done[k]);
 
-		engine_stream_complete(ss->s[owner], ss->done[k]);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			ss->done[kept++] = ss->done[k];
 		failed |= ss->results[owner].error.set;
 	}
+	*n = kept;
 	return failed;
 }
 
 static int run_phase(struct streams *ss, bool measuring)
 {
 	uint64_t now = backend_now_ns(ss->be);
-	int ret = 0;
+	int ret = 0, failed;
 
 	for (unsigned i = 0; i < ss->n && !ret; i++) {
 		if (measuring || ss->specs[i].ramp_ns)
@@ -77,7 +88,12 @@ static int run_phase(struct streams *ss, bool measuring)
 
 		if (n < 0 && n != -EINTR)
 			return n;
-		if (complete_batch(ss, n) || *ss->stop)
+		if (n < 0)
+			n = 0;
+		failed = complete_batch(ss, &n);
+		if (failed < 0)
+			return failed;
+		if (failed || *ss->stop)
 			stop_all(ss, *ss->stop != 0);
 		now = backend_now_ns(ss->be);
 		for (unsigned i = 0; i < ss->n; i++)
@@ -160,6 +176,9 @@ int engine_run_streams(const struct job_spec *specs, unsigned n, struct backend 
 		ret = run_phase(&ss, false);
 	if (!ret && !any_ended(&ss))
 		ret = measure(&ss);
+	/* --verify: each stream's pass, one after the other (any_ended: none at all) */
+	for (unsigned i = 0; i < n && !ret && !any_ended(&ss); i++)
+		ret = engine_stream_verify_pass(ss.s[i], stop);
 	if (ret && ret != -ENOMEM && !err->text[0])
 		errmsg_set(err, ret, "backend %s failed: %s", backend_name(be), strerror(-ret));
 	for (unsigned i = 0; i < n; i++) {

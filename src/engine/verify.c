@@ -14,9 +14,11 @@
  *
  * verify_before_queue() enters the first phase, verify_after_complete()
  * checks a read and turns CHECK_THEN_WRITE into WRITE. Blocks found stale
- * and misdirected blocks are listed (up to LIST_MAX each) so that
- * verify_finish() can count a misdirected write once, not also as the lost
- * write it leaves at the place it was meant for.
+ * and misdirected blocks are listed (verify_match.h) so that a misdirected
+ * write counts once, not also as the lost write it leaves at the place it
+ * was meant for: verify_finish() matches them for a job alone, the run's
+ * ledger for several jobs. Request slots are the job's own numbers plus
+ * first_slot (streams on one backend number their requests apart).
  */
 #include "verify.h"
 
@@ -25,26 +27,14 @@
 #include <string.h>
 
 #include "engine/verify_block.h"
+#include "engine/verify_match.h"
 #include "util/bug.h"
-#include "util/dynbuf.h"
 
 #define BUSY_BIT (1ULL << 63)		/* an IO of the job is on the slot */
 #define REPORTED_BIT (1ULL << 62)	/* counted since last written or read good */
 #define SEQ_MASK (REPORTED_BIT - 1)
-#define LIST_MAX (1u << 20)
 
 enum phase { PHASE_READ, PHASE_CHECK_THEN_WRITE, PHASE_WRITE };
-
-struct stale {
-	uint64_t offset;
-	uint64_t sequence;	/* expected; 0 = any of the generation */
-	bool explained;		/* a misdirected write accounts for it */
-};
-
-struct misdirected {
-	struct verify_failure f;
-	bool matched;
-};
 
 struct verify {
 	struct verify_params p;
@@ -54,11 +44,7 @@ struct verify {
 	uint8_t *phase;		/* per request slot */
 	uint64_t *self_seq;	/* SELF: the sequence each request slot wrote */
 	struct verify_result res;
-	struct stale *stale;
-	size_t n_stale, alloc_stale;
-	struct misdirected *mis;
-	size_t n_mis, alloc_mis;
-	bool first_is_stale;
+	struct verify_match match;	/* stale and misdirected blocks found */
 };
 
 const char *verify_kind_name(enum verify_kind kind)
@@ -92,6 +78,9 @@ int verify_check_job(const struct verify_params *p, uint64_t align, bool storage
 		return errmsg_set(err, -EINVAL, "--verify keeps 8 bytes per block: at most %llu "
 				  "blocks of --bs in the region (%llu here); use --length or a "
 				  "larger --bs", VERIFY_MAX_SLOTS, (unsigned long long)p->slots);
+	if (p->stream >= VERIFY_MAX_STREAMS)
+		return errmsg_set(err, -EINVAL, "--verify numbers the writes of at most %u jobs "
+				  "(over all ranks), not %u", VERIFY_MAX_STREAMS, p->stream + 1);
 	return 0;
 }
 
@@ -103,6 +92,7 @@ int verify_create(struct verify **out, const struct verify_params *p, struct err
 		return errmsg_set(err, -ENOMEM, "out of memory for --verify");
 	v->p = *p;
 	v->learn = !p->writes && !p->generation;
+	v->next_seq = (uint64_t)p->stream << VERIFY_STREAM_SHIFT;
 	v->phase = calloc(p->qd, sizeof(*v->phase));
 	v->self_seq = calloc(p->qd, sizeof(*v->self_seq));
 	if (p->mode == VERIFY_READ_BACK)
@@ -126,8 +116,7 @@ void verify_free(struct verify *v)
 	free(v->map);
 	free(v->phase);
 	free(v->self_seq);
-	free(v->stale);
-	free(v->mis);
+	verify_match_release(&v->match);
 	free(v);
 }
 
@@ -150,6 +139,13 @@ static uint64_t slot_of(const struct verify *v, uint64_t offset)
 	return slot;
 }
 
+/* The job's own number of a request (its slot less the job's first). */
+static unsigned request_index(const struct verify *v, const struct io_request *req)
+{
+	BUG_ON(req->slot < v->p.first_slot || req->slot - v->p.first_slot >= v->p.qd);
+	return req->slot - v->p.first_slot;
+}
+
 static void stamp(struct verify *v, struct io_request *req, uint64_t seq)
 {
 	struct verify_id id = { v->p.generation, seq, req->offset, req->length };
@@ -164,7 +160,7 @@ void verify_before_queue(struct verify *v, struct io_request *req, struct offset
 
 	if (v->p.mode == VERIFY_SELF) {
 		if (req->op == IO_WRITE) {
-			v->self_seq[req->slot] = ++v->next_seq;
+			v->self_seq[request_index(v, req)] = ++v->next_seq;
 			stamp(v, req, v->next_seq);
 		}
 		return;
@@ -175,7 +171,8 @@ void verify_before_queue(struct verify *v, struct io_request *req, struct offset
 		slot = slot_of(v, req->offset);
 	}
 	v->map[slot] |= BUSY_BIT;
-	v->phase[req->slot] = req->op == IO_WRITE ? PHASE_CHECK_THEN_WRITE : PHASE_READ;
+	v->phase[request_index(v, req)] = req->op == IO_WRITE ? PHASE_CHECK_THEN_WRITE
+							       : PHASE_READ;
 	req->op = IO_READ;
 }
 
@@ -189,24 +186,25 @@ static void fail(struct verify *v, enum verify_kind kind, const struct verify_fa
 	if (!r->failures++) {
 		r->first = *f;
 		r->first.kind = kind;
-		v->first_is_stale = kind == VERIFY_LOST;
 	}
+}
+
+/* The job's index in the lists: its ledger's, or 0 alone (verify_finish settles them). */
+static unsigned job_of(const struct verify *v)
+{
+	return v->p.ledger ? v->p.job : 0;
 }
 
 static void add_stale(struct verify *v, const struct verify_failure *f)
 {
-	if (array_grow((void **)&v->stale, &v->alloc_stale, v->n_stale + 1, sizeof(*v->stale),
-		       LIST_MAX) == 0)
-		v->stale[v->n_stale++] = (struct stale){ f->offset, f->expected_sequence, false };
+	verify_match_add_stale(&v->match, job_of(v), f, !v->res.failures);
 	fail(v, VERIFY_LOST, f);
 }
 
 static void add_misdirected(struct verify *v, struct verify_failure *f)
 {
 	f->kind = VERIFY_MISDIRECTED;
-	if (array_grow((void **)&v->mis, &v->alloc_mis, v->n_mis + 1, sizeof(*v->mis),
-		       LIST_MAX) == 0)
-		v->mis[v->n_mis++] = (struct misdirected){ *f, false };
+	verify_match_add_misdirected(&v->match, job_of(v), f);
 	fail(v, VERIFY_MISDIRECTED, f);
 }
 
@@ -294,7 +292,7 @@ static int self_check(struct verify *v, struct io_request *req)
 		return 0;
 	v->res.blocks_checked++;
 	if (verify_block_inspect(req->buf, req->length, &found) != BLOCK_INTACT ||
-	    found.sequence != v->self_seq[req->slot] || found.offset != req->offset)
+	    found.sequence != v->self_seq[request_index(v, req)] || found.offset != req->offset)
 		fail(v, VERIFY_CORRUPT, &(struct verify_failure){ .offset = req->offset });
 	return 0;
 }
@@ -308,85 +306,62 @@ int verify_after_complete(struct verify *v, struct io_request *req, struct backe
 		return self_check(v, req);
 	slot = slot_of(v, req->offset);
 	entry = &v->map[slot];
-	if (req->result != req->length || v->phase[req->slot] == PHASE_WRITE) {
+	if (req->result != req->length || v->phase[request_index(v, req)] == PHASE_WRITE) {
 		*entry &= ~BUSY_BIT;	/* a failed IO is the engine's to report */
 		return 0;
 	}
 	check(v, req->buf, req->offset, entry);
-	if (v->phase[req->slot] == PHASE_READ) {
+	if (v->phase[request_index(v, req)] == PHASE_READ) {
 		*entry &= ~BUSY_BIT;
 		return 0;
 	}
 	*entry = ++v->next_seq | BUSY_BIT;
 	stamp(v, req, v->next_seq);
-	v->phase[req->slot] = PHASE_WRITE;
+	v->phase[request_index(v, req)] = PHASE_WRITE;
 	req->op = IO_WRITE;
 	req->submit_ns = req->complete_ns;
 	ret = backend_queue(be, req);
 	return ret ? ret : 1;
 }
 
-static int by_intended(const void *a, const void *b)
-{
-	const struct verify_failure *x = &((const struct misdirected *)a)->f;
-	const struct verify_failure *y = &((const struct misdirected *)b)->f;
-
-	if (x->found_offset != y->found_offset)
-		return x->found_offset < y->found_offset ? -1 : 1;
-	return (x->found_sequence > y->found_sequence) - (x->found_sequence < y->found_sequence);
-}
-
-/* The first misdirected write meant for `s` and not yet matched, or NULL. */
-static struct misdirected *meant_for(struct verify *v, const struct stale *s)
-{
-	size_t lo = 0, hi = v->n_mis;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v->mis[mid].f.found_offset < s->offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < v->n_mis && v->mis[lo].f.found_offset == s->offset; lo++)
-		if (!v->mis[lo].matched &&
-		    (!s->sequence || v->mis[lo].f.found_sequence == s->sequence))
-			return &v->mis[lo];
-	return NULL;
-}
-
+/*
+ * Alone, match the job's own lists; in a run of several jobs, leave them to
+ * the ledger (settled once all jobs are done).
+ */
 void verify_finish(struct verify *v, struct verify_result *out)
 {
 	struct verify_result *r = &v->res;
-	bool first_lost = false;
 
-	if (v->n_mis)
-		qsort(v->mis, v->n_mis, sizeof(*v->mis), by_intended);
-	for (size_t i = 1; i < v->n_mis; i++)
-		if (!by_intended(&v->mis[i - 1], &v->mis[i])) {
-			/* the same write seen twice: its landing place's rewrite went astray too */
-			v->mis[i].matched = true;
-			r->count[VERIFY_MISDIRECTED]--;
-			r->failures--;
-		}
-	for (size_t i = 0; i < v->n_stale; i++) {
-		struct stale *s = &v->stale[i];
-		struct misdirected *m = meant_for(v, s);
-
-		if (!m)
-			continue;
-		s->explained = true;
-		m->matched = true;
-		r->count[VERIFY_LOST]--;
-		r->failures--;
-		if (v->first_is_stale && !i)
-			r->first = m->f;
-	}
-	for (size_t i = 0; i < v->n_stale && !first_lost; i++)
-		if (!v->stale[i].explained) {
-			r->first_offset[VERIFY_LOST] = v->stale[i].offset;
-			first_lost = true;
-		}
+	if (!v->p.ledger)
+		verify_match_settle(&v->match, &r);
+	else
+		(void)verify_ledger_deposit(v->p.ledger, &v->match);	/* ENOMEM: left unmatched */
 	*out = *r;
+}
+
+void verify_result_merge(struct verify_result *total, const struct verify_result *job)
+{
+	struct verify_result *t = total;
+
+	if (!job->mode)
+		return;
+	if (!t->mode) {
+		*t = *job;
+		return;
+	}
+	if (!t->generation)
+		t->generation = job->generation;
+	t->blocks_written += job->blocks_written;
+	t->blocks_checked += job->blocks_checked;
+	t->pass_ios += job->pass_ios;
+	if (job->pass_ns > t->pass_ns)
+		t->pass_ns = job->pass_ns;
+	for (int k = 0; k < VERIFY_KINDS; k++) {
+		if (job->count[k] && (!t->count[k] || job->first_offset[k] < t->first_offset[k]))
+			t->first_offset[k] = job->first_offset[k];
+		t->count[k] += job->count[k];
+	}
+	if (job->failures && (!t->failures || job->first.offset < t->first.offset))
+		t->first = job->first;
+	t->failures += job->failures;
 }

@@ -28,6 +28,13 @@
  * A lost, misdirected or torn block counts once until it is rewritten or
  * read back good; corruption counts on every read that returns it.
  *
+ * Several jobs (suite/jobs.h): each has its own state over a region of its
+ * own, all stamp the run's generation, and job k's sequence numbers start
+ * at k x 2^40 + 1 (`stream`), so that a block says which job wrote it. A
+ * write of one job misdirected into another's region is found by the other
+ * job; the ledger (verify_match.h) matches it with the stale block its own
+ * job found, as verify_finish() does within one job.
+ *
  * Invariants: IOs in flight never share a slot (a drawn offset whose slot is
  * busy is drawn again; the region holds at least 2 x qd slots); every slot
  * written in this run holds its last sequence number in the map; failures
@@ -89,14 +96,27 @@ struct verify_result {
 /* Most bytes of IO buffers (bs x qd) of a verified job: no slot may share one. */
 #define VERIFY_MAX_BUFFERS (1ULL << 30)
 
+/*
+ * A run's jobs (of all its ranks) are its streams: stream k numbers its
+ * writes from k x 2^40 + 1, so a stamp says which job wrote it.
+ */
+#define VERIFY_STREAM_SHIFT 40
+#define VERIFY_MAX_STREAMS (1u << 22)
+
+struct verify_ledger;
+
 struct verify_params {
 	enum verify_mode mode;
+	unsigned stream;	/* < VERIFY_MAX_STREAMS: the top bits of its sequence numbers */
+	struct verify_ledger *ledger;	/* NULL: the job alone; else the run's (verify_match.h) */
+	unsigned job;		/* its index in the ledger */
 	uint64_t generation;	/* writes: this run's (non-zero); reads: 0 = learn */
 	bool writes;		/* the job writes (read_pct < 100) */
 	uint64_t first;		/* lowest offset (offset_gen.first) */
 	uint64_t slots;		/* offset_gen.positions; align == bs */
 	uint32_t bs;
 	unsigned qd;
+	unsigned first_slot;	/* the job's requests carry slots first_slot .. + qd - 1 */
 };
 
 /*
@@ -130,7 +150,19 @@ void verify_before_queue(struct verify *v, struct io_request *req, struct offset
  */
 int verify_after_complete(struct verify *v, struct io_request *req, struct backend *be);
 
-/* Match misdirected writes with the blocks they left stale; fill `out`. */
+/*
+ * Fill `out`. Alone (no ledger), misdirected writes are first matched with
+ * the blocks they left stale; with a ledger the job's lists go to it, and
+ * `out` is corrected by verify_ledger_settle() once every job is done.
+ */
 void verify_finish(struct verify *v, struct verify_result *out);
+
+/*
+ * Add a job's (or a rank's) result to a run's total: counts summed, the
+ * lowest first offset of each kind, the first failure of lowest offset, the
+ * longest pass. `total` starts zeroed (mode VERIFY_OFF) and takes `job`'s
+ * mode and generation.
+ */
+void verify_result_merge(struct verify_result *total, const struct verify_result *job);
 
 #endif

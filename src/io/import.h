@@ -50,8 +50,11 @@
  *    lat_ns.mean (lat.mean, µs, before fio 3); the completion latency
  *    percentiles (util/lat_keys.h levels) are computed from json+'s
  *    clat_ns.bins when every entry has them (exact as fio computes them),
- *    else taken from clat_ns.percentile (clat.percentile, µs) of a single
- *    entry, else unknown (0). Trims are ignored, and so are "fio version"
+ *    and so is the latency distribution (struct lat_cdf), else the
+ *    percentiles are taken from clat_ns.percentile (clat.percentile, µs)
+ *    of a single entry, else unknown (0); lat_ns (total latency) stands in
+ *    for clat_ns when only it has them, and fio 2's json+ clat.bins (µs,
+ *    keyed by bucket index) are read too (import_fio_lat.c). Trims are ignored, and so are "fio version"
  *    and a job's "error". A group_reporting entry that mixes job sections
  *    carries the options of its first job only: such files come out with
  *    the qd of that job.

@@ -23,24 +23,12 @@
 #include "util/dynbuf.h"
 #include "util/errmsg.h"
 
-/* One bucket of fio's json+ completion latency histogram. */
-struct lat_bin {
-	double ns;		/* the bucket's value */
-	double count;
-};
-
 /* What the entries of one job did in one direction. */
 struct fio_sum {
 	double iops;
 	double lat_iops;	/* sum of mean latency (s) x iops, for an IOPS-weighted mean */
-	double pct_s[LAT_PCTS];	/* percentiles of the one entry that had them */
-	unsigned pct_entries;	/* entries with percentiles */
-	struct lat_bin *bins;	/* json+ clat_ns.bins of every entry, merged */
-	size_t n_bins, alloc_bins;
-	unsigned bin_entries;	/* entries with bins */
+	struct fio_lat lat;	/* percentiles and distribution */
 };
-
-#define MAX_BINS (1u << 20)	/* fio has 1856 buckets per direction; clones add up */
 
 /* Whether objects a and b have the same n keys, each equal or absent from both. */
 static bool same_keys(const json_t *a, const json_t *b, const char *const *keys, size_t n)
@@ -93,102 +81,6 @@ static double section_latency(const json_t *sec)
 	return json_number_value(lat) * scale;
 }
 
-/* A fio percentile key ("99.900000") is level `level` of lat_keys.h. */
-static bool key_is_level(const char *key, double level)
-{
-	char *end;
-	double v = strtod(key, &end);
-
-	return end != key && !*end && fabs(v - level) < 1e-6;
-}
-
-/*
- * The completion latency percentiles fio printed for a direction: in ns in
- * clat_ns.percentile (fio 3), in µs in clat.percentile (fio 2). Returns
- * whether all of ours were there.
- */
-static bool section_percentiles(const json_t *sec, double pct_s[LAT_PCTS])
-{
-	const json_t *clat = json_object_get(sec, "clat_ns");
-	double scale = 1e-9;
-	const json_t *list;
-	const char *key;
-	json_t *v;
-	unsigned found = 0;
-
-	if (!clat) {
-		clat = json_object_get(sec, "clat");
-		scale = 1e-6;
-	}
-	list = json_object_get(clat, "percentile");
-	for (int k = 0; k < LAT_PCTS; k++) {
-		pct_s[k] = 0;
-		json_object_foreach((json_t *)list, key, v) {
-			if (key_is_level(key, lat_pct_levels[k]) && json_is_number(v) &&
-			    json_number_value(v) > 0) {
-				pct_s[k] = json_number_value(v) * scale;
-				found++;
-				break;
-			}
-		}
-	}
-	return found == LAT_PCTS;
-}
-
-/* Append a direction's json+ clat_ns.bins {"ns": count, ...} to sum->bins. */
-static int add_bins(struct fio_sum *sum, const json_t *sec, bool *had)
-{
-	const json_t *bins = json_object_get(json_object_get(sec, "clat_ns"), "bins");
-	const char *key;
-	json_t *v;
-
-	*had = json_is_object(bins) && json_object_size(bins) > 0;
-	json_object_foreach((json_t *)bins, key, v) {
-		char *end;
-		double ns = strtod(key, &end);
-		int ret;
-
-		if (end == key || *end || !(ns >= 0) || !json_is_number(v) ||
-		    !(json_number_value(v) >= 0))
-			continue;
-		ret = array_grow((void **)&sum->bins, &sum->alloc_bins, sum->n_bins + 1,
-				 sizeof(*sum->bins), MAX_BINS);
-		if (ret)
-			return ret == -E2BIG ? -ENOMEM : ret;
-		sum->bins[sum->n_bins++] = (struct lat_bin){ ns, json_number_value(v) };
-	}
-	return 0;
-}
-
-static int compare_bins(const void *a, const void *b)
-{
-	const struct lat_bin *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
-/*
- * Percentiles from the bins, as fio takes them: the value of the first bucket
- * at which the count so far reaches level % of all. False if no IO is in them.
- */
-static bool bins_percentiles(struct fio_sum *sum, double pct_s[LAT_PCTS])
-{
-	double total = 0, seen = 0;
-	size_t b = 0;
-
-	for (size_t k = 0; k < sum->n_bins; k++)
-		total += sum->bins[k].count;
-	if (total <= 0)
-		return false;
-	qsort(sum->bins, sum->n_bins, sizeof(*sum->bins), compare_bins);
-	for (int k = 0; k < LAT_PCTS; k++) {
-		while (b < sum->n_bins && seen + sum->bins[b].count < lat_pct_levels[k] / 100 * total)
-			seen += sum->bins[b++].count;
-		pct_s[k] = sum->bins[b < sum->n_bins ? b : sum->n_bins - 1].ns * 1e-9;
-	}
-	return true;
-}
-
 /* Add entry i's read and write sections to sums[IO_READ] and sums[IO_WRITE]. */
 static int add_sections(const struct fio_file *f, size_t i, struct fio_sum sums[2])
 {
@@ -198,8 +90,6 @@ static int add_sections(const struct fio_file *f, size_t i, struct fio_sum sums[
 	for (int d = 0; d < 2; d++) {
 		const json_t *sec = json_object_get(entry, dirs[d]);
 		const json_t *iops = json_object_get(sec, "iops");
-		double pct[LAT_PCTS];
-		bool had_bins;
 		int ret;
 
 		if (!sec)
@@ -212,30 +102,14 @@ static int add_sections(const struct fio_file *f, size_t i, struct fio_sum sums[
 		sums[d].lat_iops += json_number_value(iops) * section_latency(sec);
 		if (json_number_value(iops) <= 0)
 			continue;
-		if (section_percentiles(sec, pct) && !sums[d].pct_entries++)
-			memcpy(sums[d].pct_s, pct, sizeof(pct));
-		if ((ret = add_bins(&sums[d], sec, &had_bins)))
+		if ((ret = fio_lat_add(&sums[d].lat, sec)))
 			return ret;
-		sums[d].bin_entries += had_bins;
 	}
 	return 0;
 }
 
-/*
- * The percentiles of a direction: exact from the bins when every entry had
- * them, else those fio printed when there was one entry, else unknown (0).
- */
-static void sum_percentiles(struct fio_sum *sum, unsigned entries, double pct_s[LAT_PCTS])
-{
-	memset(pct_s, 0, LAT_PCTS * sizeof(*pct_s));
-	if (sum->bin_entries == entries && bins_percentiles(sum, pct_s))
-		return;
-	if (sum->pct_entries == 1 && entries == 1)
-		memcpy(pct_s, sum->pct_s, LAT_PCTS * sizeof(*pct_s));
-}
-
 static int add_points(const struct fio_file *f, size_t i, const struct fio_job *job,
-		      unsigned njobs, unsigned entries, struct fio_sum sums[2])
+		      unsigned njobs, struct fio_sum sums[2])
 {
 	uint64_t qd = (uint64_t)job->depth * njobs;
 
@@ -261,7 +135,7 @@ static int add_points(const struct fio_file *f, size_t i, const struct fio_job *
 		if (!isfinite(p.iops) || !isfinite(p.mean_lat_s))
 			return errmsg_set(f->err, -EINVAL, "%s: jobs[%zu].%s: iops or latency too large",
 					  f->name, i, io_op_name(p.op));
-		sum_percentiles(&sums[d], entries, p.clat_pct_s);
+		fio_lat_result(&sums[d].lat, &p);
 		if ((ret = point_set_add(f->ps, &p)))
 			return ret;
 	}
@@ -337,9 +211,9 @@ static int import_job(const struct fio_file *f, size_t i, bool *done)
 	/* fewer entries than numjobs: one entry reports for all of them */
 	njobs = job.group_reporting || entries < job.numjobs ? job.numjobs : entries;
 	if (!ret)
-		ret = add_points(f, i, &job, njobs, entries, sums);
-	free(sums[0].bins);
-	free(sums[1].bins);
+		ret = add_points(f, i, &job, njobs, sums);
+	fio_lat_release(&sums[0].lat);
+	fio_lat_release(&sums[1].lat);
 	return ret;
 }
 

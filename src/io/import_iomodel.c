@@ -89,6 +89,18 @@ static int get_mean_lat(const struct iom_ctx *c, const json_t *res, const char *
 	return ret;
 }
 
+/* results[].lat_us.p50 … p999 in seconds where given as numbers, else left 0 (unknown). */
+static void get_percentiles(const json_t *res, double pct_s[LAT_PCTS])
+{
+	const json_t *lat = json_object_get(res, "lat_us");
+	double us;
+
+	for (int i = 0; i < LAT_PCTS; i++)
+		if (!json_number_double(json_object_get(lat, lat_key_names[LAT_FIRST_PCT + i]), 0,
+					INFINITY, &us))
+			pct_s[i] = us / 1e6;
+}
+
 /* results[] element `res` (at `path`) of a run whose job gave `base`. */
 static int import_result(const struct iom_ctx *c, const json_t *res, const char *path,
 			 struct perf_point *base)
@@ -113,6 +125,8 @@ static int import_result(const struct iom_ctx *c, const json_t *res, const char 
 		return ret;
 	if (ios == 0 || base->iops <= 0)	/* nothing measured for this op */
 		return 0;
+	memset(base->clat_pct_s, 0, sizeof(base->clat_pct_s));
+	get_percentiles(res, base->clat_pct_s);
 	return point_set_add(c->ps, base);
 }
 

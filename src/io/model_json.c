@@ -38,6 +38,55 @@ static const char *fitted_by(const struct op_model *om, size_t i)
 	return "queue_depth";
 }
 
+/* An unsigned count, null when 0 (unknown). */
+static json_t *count_or_null(unsigned v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
+/* The point's latency percentiles in ms, keyed as lat_keys.h ("p50", …); null when unknown. */
+static json_t *pct_json(const struct perf_point *p)
+{
+	json_t *o;
+
+	if (!(p->clat_pct_s[0] > 0))
+		return json_null();
+	o = json_object();
+	for (int k = 0; k < LAT_PCTS; k++)
+		json_object_set_new(o, lat_key_names[LAT_FIRST_PCT + k], num(MS(p->clat_pct_s[k])));
+	return o;
+}
+
+/* The point's latency distribution: {"lat_ms": [...], "frac": [...]}; null when unknown. */
+static json_t *cdf_json(const struct lat_cdf *c)
+{
+	json_t *lat, *frac;
+
+	if (!c->n)
+		return json_null();
+	lat = json_array();
+	frac = json_array();
+	for (unsigned k = 0; k < c->n; k++) {
+		json_array_append_new(lat, json_real(MS(c->lat_s[k])));
+		json_array_append_new(frac, json_real(c->frac[k]));
+	}
+	return json_pack("{s:o,s:o}", "lat_ms", lat, "frac", frac);
+}
+
+/* How the point's qd was made and its latency figures, added to `o`. */
+static json_t *point_latency_json(json_t *o, const struct perf_point *p)
+{
+	bool known = p->clat_pct_s[0] > 0 || p->cdf.n;
+
+	json_object_set_new(o, "iodepth", count_or_null(p->iodepth));
+	json_object_set_new(o, "numjobs", count_or_null(p->jobs));
+	json_object_set_new(o, "latency_kind", !known ? json_null() : json_string(
+		p->lat_kind == POINT_LAT_TOTAL ? "total" : "completion"));
+	json_object_set_new(o, "lat_pct_ms", pct_json(p));
+	json_object_set_new(o, "lat_cdf", cdf_json(&p->cdf));
+	return o;
+}
+
 static json_t *point_json(const struct op_model *om, size_t i)
 {
 	const struct perf_point *p = &om->points[i];
@@ -45,14 +94,14 @@ static json_t *point_json(const struct op_model *om, size_t i)
 	const char *by = r ? fitted_by(om, i) : NULL;
 	double q = p->qd > 1 ? p->qd : 1;
 
-	return json_pack("{s:I,s:I,s:b,s:f,s:f,s:o,s:o,s:o,s:o,s:o}",
+	return point_latency_json(json_pack("{s:I,s:I,s:b,s:f,s:f,s:o,s:o,s:o,s:o,s:o}",
 		"size_bytes", (json_int_t)p->size, "qd", (json_int_t)p->qd, "random", p->random,
 		"iops", p->iops, "mib_s", p->iops * (double)p->size / MIB,
 		"mean_lat_ms", p->mean_lat_s > 0 ? json_real(MS(p->mean_lat_s)) : json_null(),
 		"fitted_by", by ? json_string(by) : json_null(),
 		"predicted_iops", by ? num(q / r->predicted_s) : json_null(),
 		"rel_residual", by ? num(r->rel_residual) : json_null(),
-		"model_fails", by ? json_boolean(r->fails) : json_null());
+		"model_fails", by ? json_boolean(r->fails) : json_null()), p);
 }
 
 static json_t *points_json(const struct op_model *om)
@@ -82,8 +131,7 @@ static json_t *two_point_json(const struct first_order *tp, const uint64_t sizes
 static json_t *depth_json(const struct depth_fit *d)
 {
 	const struct first_order *f = &d->fit;
-
-	return json_pack("{s:I,s:b,s:I,s:f,s:f,s:b,s:f,s:[f,o],s:[f,f],s:f,s:f,s:b,s:b,s:o,s:o}",
+	json_t *o = json_pack("{s:I,s:b,s:I,s:f,s:f,s:b,s:f,s:[f,o],s:[f,f],s:f,s:f,s:b,s:b,s:o,s:o}",
 		"qd", (json_int_t)d->qd, "random", d->random, "n_points", (json_int_t)d->n_points,
 		"str_mib_s", MIBS(f->str_bps), "penalty_ms", MS(f->penalty_s),
 		"penalty_clamped", f->penalty_clamped, "free_penalty_ms", MS(f->free_penalty_s),
@@ -92,6 +140,10 @@ static json_t *depth_json(const struct depth_fit *d)
 		"rms_rel_residual", f->rms_rel_residual, "line_rms_rel_residual", d->line_rms,
 		"line_fails_smallest", d->fails_low, "line_fails_largest", d->fails_high,
 		"caps", caps_json(d), "two_point", two_point_json(&d->two_point, d->two_point_sizes));
+
+	json_object_set_new(o, "iodepth", count_or_null(d->iodepth));
+	json_object_set_new(o, "numjobs", count_or_null(d->jobs));
+	return o;
 }
 
 static json_t *depths_json(const struct op_model *om)
@@ -206,6 +258,104 @@ static double load_cap(json_t *caps, const char *key, double scale)
 	return json_is_number(v) ? json_number_value(v) * scale : INFINITY;
 }
 
+/* A count at `key`: absent or null is 0 (unknown), else an integer from 1 to 65536. */
+static int load_count(const json_t *o, const char *where, const char *key, unsigned *out,
+		      const char *path, struct errmsg *err)
+{
+	const json_t *v = json_object_get(o, key);
+
+	*out = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65536)
+		return errmsg_set(err, -EINVAL, "%s: %s.%s: expected an integer from 1 to 65536 "
+				  "or null", path, where, key);
+	*out = (unsigned)json_integer_value(v);
+	return 0;
+}
+
+/* iodepth and numjobs of `o`, whose product must be `qd` when both are given. */
+static int load_split(const json_t *o, const char *where, unsigned qd, unsigned *iodepth,
+		      unsigned *jobs, const char *path, struct errmsg *err)
+{
+	int ret = load_count(o, where, "iodepth", iodepth, path, err);
+
+	if (!ret)
+		ret = load_count(o, where, "numjobs", jobs, path, err);
+	if (!ret && *iodepth && *jobs && (uint64_t)*iodepth * *jobs != qd)
+		ret = errmsg_set(err, -EINVAL, "%s: %s: iodepth %u x numjobs %u is not qd %u",
+				 path, where, *iodepth, *jobs, qd);
+	return ret;
+}
+
+/* lat_pct_ms of a point: null or an object of the lat_keys.h percentiles in ms. */
+static int load_pct(const json_t *o, const char *where, struct perf_point *pt,
+		    const char *path, struct errmsg *err)
+{
+	const json_t *pct = json_object_get(o, "lat_pct_ms");
+
+	if (!pct || json_is_null(pct))
+		return 0;
+	for (int k = 0; k < LAT_PCTS; k++) {
+		const char *key = lat_key_names[LAT_FIRST_PCT + k];
+		double v;
+
+		if (json_number_double(json_object_get(pct, key), DBL_MIN, MODEL_NUMBER_MAX, &v) ||
+		    (k && v * 1e-3 < pt->clat_pct_s[k - 1]))
+			return errmsg_set(err, -EINVAL, "%s: %s.lat_pct_ms.%s: expected a positive "
+					  "number, at least the percentile below", path, where, key);
+		pt->clat_pct_s[k] = v * 1e-3;
+	}
+	return 0;
+}
+
+/* lat_cdf of a point: null or {"lat_ms": [...], "frac": [...]} as struct lat_cdf says. */
+static int load_cdf(const json_t *o, const char *where, struct lat_cdf *c,
+		    const char *path, struct errmsg *err)
+{
+	const json_t *cdf = json_object_get(o, "lat_cdf");
+	const json_t *lat = json_object_get(cdf, "lat_ms"), *frac = json_object_get(cdf, "frac");
+	size_t n = json_array_size(lat);
+
+	c->n = 0;
+	if (!cdf || json_is_null(cdf))
+		return 0;
+	if (!n || n > LAT_CDF_MAX || json_array_size(frac) != n)
+		goto bad;
+	for (size_t k = 0; k < n; k++) {
+		if (json_number_double(json_array_get(lat, k), DBL_MIN, MODEL_NUMBER_MAX,
+				       &c->lat_s[k]) ||
+		    json_number_double(json_array_get(frac, k), DBL_MIN, 1, &c->frac[k]))
+			goto bad;
+		c->lat_s[k] *= 1e-3;
+	}
+	c->n = (unsigned)n;
+	if (lat_cdf_valid(c))
+		return 0;
+	c->n = 0;
+bad:
+	return errmsg_set(err, -EINVAL, "%s: %s.lat_cdf: expected lat_ms and frac, two arrays "
+			  "of 1 to %d numbers rising strictly, frac ending at 1", path, where,
+			  LAT_CDF_MAX);
+}
+
+int model_point_extras_load(const json_t *o, const char *where, struct perf_point *pt,
+			    const char *path, struct errmsg *err)
+{
+	const char *kind = json_string_value(json_object_get(o, "latency_kind"));
+	int ret = load_split(o, where, pt->qd, &pt->iodepth, &pt->jobs, path, err);
+
+	if (!ret && kind && strcmp(kind, "completion") && strcmp(kind, "total"))
+		ret = errmsg_set(err, -EINVAL, "%s: %s.latency_kind: expected \"completion\", "
+				 "\"total\" or null", path, where);
+	pt->lat_kind = kind && !strcmp(kind, "total") ? POINT_LAT_TOTAL : POINT_LAT_CLAT;
+	if (!ret)
+		ret = load_pct(o, where, pt, path, err);
+	if (!ret)
+		ret = load_cdf(o, where, &pt->cdf, path, err);
+	return ret;
+}
+
 /* One element of model.OP.depths[] (iomodel.model/2). */
 static int load_depth(json_t *o, const char *where, struct depth_fit *d, const char *path,
 		      struct errmsg *err)
@@ -223,6 +373,8 @@ static int load_depth(json_t *o, const char *where, struct depth_fit *d, const c
 		ret = errmsg_set(err, -EINVAL, "%s: %s.qd: expected an integer from 1 to 65536",
 				 path, where);
 	d->qd = ret ? 0 : (unsigned)json_integer_value(qd);
+	if (!ret)
+		ret = load_split(o, where, d->qd, &d->iodepth, &d->jobs, path, err);
 	d->caps.iops = load_cap(caps, "iops", 1);
 	d->caps.bps = load_cap(caps, "mib_s", MIB);
 	d->has_caps = caps_any(&d->caps);

@@ -40,4 +40,15 @@ json_t *model_to_json(const char *source, const struct drive_model *m);
  */
 int model_load_file(const char *path, struct drive_model *m, struct errmsg *err);
 
+/*
+ * The fields of one model.OP.points[] element `o` beyond what the models
+ * need, into `pt` (its qd already set): iodepth, numjobs, latency_kind,
+ * lat_pct_ms and lat_cdf (docs/json-schema.md). Absent or null fields are
+ * unknown (0). -EINVAL with a message naming `path` and `where`.key when one
+ * is malformed: a count not from 1 to 65536, iodepth x numjobs other than
+ * qd, falling percentiles, a CDF that breaks struct lat_cdf's invariants.
+ */
+int model_point_extras_load(const json_t *o, const char *where, struct perf_point *pt,
+			    const char *path, struct errmsg *err);
+
 #endif

@@ -195,14 +195,18 @@ static json_t *rows_json(const struct run_info *info, const struct rows *rows)
 		const struct job_spec *s = &rows->specs[j];
 		const struct run_result *r = &rows->results[j];
 
-		json_array_append_new(arr, json_pack("{s:i,s:o,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
+		json_t *row = json_pack("{s:i,s:o,s:o,s:I,s:I,s:I,s:i,s:f,s:b,s:o,s:o}",
 			"index", (int)j, "cpu", rows->cpus ? json_integer(rows->cpus[j]) : json_null(),
 			"numa_node", rows->nodes && rows->nodes[j] >= 0 ? json_integer(rows->nodes[j])
 								       : json_null(),
 			"offset", (json_int_t)s->offset, "length", (json_int_t)s->length,
 			"seed", (json_int_t)s->seed, "qd", s->qd,
 			"seconds", (double)r->elapsed_ns / 1e9, "interrupted", r->interrupted,
-			"error", error_json(&r->error), "results", row_results_json(info, rows, j)));
+			"error", error_json(&r->error), "results", row_results_json(info, rows, j));
+
+		if (row)	/* what this job's (or rank's) --verify found; null without it */
+			json_object_set_new(row, "verify", verify_to_json(&r->verify));
+		json_array_append_new(arr, row);
 	}
 	return arr;
 }

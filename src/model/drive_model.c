@@ -99,6 +99,19 @@ static void try_caps(struct op_model *om, struct depth_fit *d)
 	d->has_caps = true;
 }
 
+/* The iodepth and jobs all of a depth's n points share, or 0 where they differ or are unknown. */
+static void depth_split(const struct perf_point *pts, size_t n, struct depth_fit *d)
+{
+	d->iodepth = pts[0].iodepth;
+	d->jobs = pts[0].jobs;
+	for (size_t i = 1; i < n; i++) {
+		if (pts[i].iodepth != d->iodepth || pts[i].jobs != d->jobs) {
+			d->iodepth = d->jobs = 0;
+			return;
+		}
+	}
+}
+
 /* The first-order model (and caps) of om->points[first .. first + n). 0 or -ENOMEM. */
 static int fit_depth(struct op_model *om, size_t first, size_t n, struct depth_fit *d,
 		     struct errmsg *err)
@@ -111,6 +124,7 @@ static int fit_depth(struct op_model *om, size_t first, size_t n, struct depth_f
 	d->random = pts[0].random;
 	d->first = first;
 	d->n_points = n;
+	depth_split(pts, n, d);
 	caps_none(&d->caps);
 	ret = first_order_fit(pts, n, &d->fit, om->residuals + first, err);
 	if (!ret)

@@ -37,6 +37,8 @@
 /* The first-order model of one op at one queue depth. */
 struct depth_fit {
 	unsigned qd;			/* IOs outstanding of the sweep */
+	/* how its points made qd = iodepth x jobs, when all agree and said (fio); else 0 */
+	unsigned iodepth, jobs;
 	bool random;
 	struct first_order fit;		/* per-slot seconds; the capped model's line if has_caps */
 	struct first_order two_point;	/* smallest and largest size */
@@ -132,6 +134,7 @@ struct prediction {
 	double mean_lat_s;
 	double merges;			/* expected erase-block merges per IO (writes) */
 	unsigned fit_qd;		/* depth of the size model used; 0: the depth curve alone */
+	unsigned fit_iodepth, fit_jobs;	/* how fit_qd was made (depth_fit), 0 when unknown */
 	bool capped;			/* an IOPS or MB/s cap holds the throughput */
 };
 

@@ -175,6 +175,8 @@ int drive_model_predict(const struct drive_model *m, enum io_op op, uint64_t siz
 				  qd);
 	} else {
 		out->fit_qd = d->qd;
+		out->fit_iodepth = d->iodepth;
+		out->fit_jobs = d->jobs;
 		out->mean_lat_s = between_depths(om, d, size, align, qd, &out->merges);
 	}
 	out->iops = qd / out->mean_lat_s;

@@ -78,6 +78,11 @@ unsigned raid_read_disks(const struct raid_layout *l)
 	return raid_data_disks(l);
 }
 
+unsigned raid_str_disks(const struct raid_layout *l, enum io_op op)
+{
+	return op == IO_READ ? raid_read_disks(l) : l->level == RAID_1 ? 1 : raid_data_disks(l);
+}
+
 uint64_t raid_capacity(const struct raid_layout *l, uint64_t smallest_member)
 {
 	return (uint64_t)raid_data_disks(l) * (smallest_member / l->stripe * l->stripe);
@@ -238,6 +243,7 @@ static void parity_write_shape(const struct raid_layout *l, uint64_t size, uint6
 	if (out->member_bytes > size)
 		out->member_bytes = size;
 	out->phases = out->reads > 0 ? 2 : 1;
+	out->rewrite = !out->reconstruct && out->reads > 0 && out->reads >= out->writes - 1e-9;
 }
 
 void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, uint64_t align,
@@ -255,12 +261,16 @@ void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, ui
 	if (op == IO_READ) {
 		c = l->level == RAID_1 ? 1 : fmin(chunks, (double)raid_read_disks(l));
 		out->reads = c;
+		out->nearer = l->level == RAID_1 || l->level == RAID_10;
+		out->copies = l->level == RAID_1 ? l->disks : l->level == RAID_10 ? 2 : 0;
 	} else if (l->level == RAID_1) {
 		c = 1;
 		out->writes = l->disks;
+		out->copies = l->disks;
 	} else if (l->level == RAID_10) {
 		c = fmin(chunks, (double)(l->disks / 2));
 		out->writes = 2 * c;
+		out->copies = 2;
 	} else {
 		c = fmin(chunks, (double)l->disks);
 		out->writes = c;
@@ -336,8 +346,11 @@ static int member_rates(const struct raid_member *m, const struct raid_io_shape 
 {
 	double c = s->reads + s->writes;
 
+	/* nearer-mirror reads: a member's j reads lie as densely as copies x j over the stroke */
+	unsigned spread = s->nearer && m->mech.rev_s > 0 ? (unsigned)s->copies : 1;
+
 	for (unsigned k = 1; k <= jobs; k++) {
-		double r = s->reads > 0 ? m->iops_at(m->ctx, IO_READ, s->member_bytes, k) : 1;
+		double r = s->reads > 0 ? m->iops_at(m->ctx, IO_READ, s->member_bytes, k * spread) : 1;
 		double w = s->writes > 0 ? m->iops_at(m->ctx, IO_WRITE, s->member_bytes, k) : 1;
 
 		if (!(r > 0) || !(w > 0))
@@ -472,15 +485,31 @@ static int members_throughput_at(const struct raid_layout *l, const struct raid_
 	return ret;
 }
 
-/* One array IO alone: its phases one after the other, the IOs of a phase in parallel. */
+/*
+ * One array IO alone: its phases one after the other, the IOs of a phase in
+ * parallel, each phase as long as its slowest IO when the member's
+ * mechanics are known (raid_mech): mirror reads from the nearer head,
+ * mirrored writes waiting for the slowest platter, RMW rewrites one
+ * revolution after their reads.
+ */
 static double alone_seconds(const struct raid_member *m, const struct raid_io_shape *s)
 {
+	const struct raid_mech *h = &m->mech;
 	double t = 0;
 
-	if (s->reads > 0)
+	if (s->reads > 0) {
 		t += 1 / m->iops_at(m->ctx, IO_READ, s->member_bytes, 1);
-	if (s->writes > 0)
-		t += 1 / m->iops_at(m->ctx, IO_WRITE, s->member_bytes, 1);
+		if (s->nearer && h->rev_s > 0)
+			t -= h->seek_mean_s - h->seek_nearer_s;
+		else
+			t += raid_mech_slowest_excess(h, s->reads);
+	}
+	if (s->writes > 0 && s->rewrite && h->rev_s > 0)
+		t += h->rev_s;
+	else if (s->writes > 0)
+		t += 1 / m->iops_at(m->ctx, IO_WRITE, s->member_bytes, 1) +
+		     (s->copies > 1 ? raid_mech_rotation_excess(h, s->copies)
+				    : raid_mech_slowest_excess(h, s->writes));
 	return t;
 }
 
@@ -501,11 +530,17 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 		return ret;
 	/*
 	 * The network routes an array IO's member IOs at random, so alone they
-	 * may share a member; in the array they never do. Take the excess this
-	 * gives at queue depth 1 off the response time at every depth.
+	 * may share a member; in the array they never do, but a phase waits for
+	 * its slowest IO, a mirror read takes the nearer head and a rewrite
+	 * waits one revolution (alone_seconds). The network's response time at
+	 * queue depth 1 differs from that by `excess`: taken off at every depth.
 	 */
 	excess = per_io / x1 - alone_seconds(members[0], s);
-	r = qd * per_io / x - (excess > 0 ? excess : 0);
+	if (excess < 0 && !(members[0]->mech.rev_s > 0))
+		excess = 0;	/* no mechanics: the network's overlap only */
+	r = qd * per_io / x - excess;
+	if (!(r > 0))
+		r = alone_seconds(members[0], s);
 	out->iops = qd / r;
 	out->mib_s = out->iops * (double)size / (1024.0 * 1024.0);
 	out->mean_lat_s = r;
@@ -517,7 +552,7 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 void raid_first_order(const struct raid_layout *l, const struct raid_member *const *members,
 		      double partial_s, struct raid_first_order *out)
 {
-	unsigned factor[2] = { raid_read_disks(l), l->level == RAID_1 ? 1 : raid_data_disks(l) };
+	unsigned factor[2] = { raid_str_disks(l, IO_READ), raid_str_disks(l, IO_WRITE) };
 
 	memset(out, 0, sizeof(*out));
 	for (int op = IO_READ; op <= IO_WRITE; op++) {

@@ -20,7 +20,10 @@
  * network with load-dependent stations (the member's own IOPS at each
  * depth), solved exactly by mean-value analysis (raid_mva_throughput). The
  * array's throughput is the members' divided by member IOs per array IO;
- * its mean latency is N / throughput (Little).
+ * its mean latency is N / throughput (Little). A hard-disk member whose
+ * head mechanics are known (struct raid_mech below) refines one array IO
+ * alone: mirror reads from the nearer head, parallel phases as long as
+ * their slowest IO, RMW rewrites one revolution after their reads.
  *
  * Parity RAID writes that do not cover a row whole pay a partial-stripe
  * penalty per partly covered row: read-modify-write (read the old data and
@@ -80,6 +83,8 @@ unsigned raid_data_disks(const struct raid_layout *l);	/* per row */
 unsigned raid_parity_disks(const struct raid_layout *l);	/* RAID 5: 1, RAID 6: 2 */
 /* Members that serve one large read in parallel (RAID 1: one). */
 unsigned raid_read_disks(const struct raid_layout *l);
+/* Members whose STR adds up in a large transfer of `op` (RAID 1 writes: one). */
+unsigned raid_str_disks(const struct raid_layout *l, enum io_op op);
 /* Bytes of user data: data members x the smallest member, whole chunks. */
 uint64_t raid_capacity(const struct raid_layout *l, uint64_t smallest_member);
 
@@ -124,6 +129,50 @@ double raid_str_from_iops(uint64_t size, double iops, double latency_s);
 /* --- performance --- */
 
 /*
+ * The head mechanics of a hard-disk member (raid_mech.c), when known
+ * (rev_s > 0; 0 for an SSD or a member whose mechanics are not given): what
+ * the member's own figures cannot tell about an array.
+ *  - Nearer-mirror reads. With two mirrors, each read going to the mirror
+ *    whose head is nearer, the seek is the nearer head's. For two heads at
+ *    independent uniform positions X1, X2 and a target Y (stroke 1),
+ *        P(D > d) = (1 - 2d)^3 + 2/3 [(1 - d)^3 - (1 - 2d)^3]   (d <= 1/2)
+ *                   2/3 (1 - d)^3                              (d >  1/2)
+ *    and E[D] = 5/24 against 1/3 for one head; but the heads are not
+ *    independent: the head that reads stays where it read, so the two
+ *    spread apart (E[D] = 0.162 in the stationary state). seek_nearer_s is
+ *    the seek curve's mean over that stationary state; a mirror read at
+ *    QD1 costs the member's own read less seek_mean_s - seek_nearer_s.
+ *  - Parallel member IOs. A phase of k member IOs at independent heads
+ *    ends with the slowest: E[max of k (seek + rotational wait)] exceeds
+ *    the mean by slowest_excess_s[k-1]. Mirrored writes move heads that are
+ *    together (same seek): only the slowest rotational wait counts,
+ *    rev x (k / (k + 1) - 1/2) (raid_mech_rotation_excess).
+ *  - Rewrites. Read-modify-write writes the sectors it has just read: the
+ *    head is on the track, the sectors come back one revolution after
+ *    they were read: the write phase takes rev_s, not a random write.
+ */
+struct raid_mech {
+	double rev_s;			/* one revolution; 0: not known */
+	double seek_mean_s;		/* between two independent positions */
+	double seek_nearer_s;		/* the nearer of two mirrored heads */
+	double slowest_excess_s[RAID_MAX_DISKS];
+};
+
+/*
+ * Derive the figures from one revolution, the seek curve seek_s(ctx, x) in
+ * seconds at distance fraction x of the stroke (0 < x <= 1), and the
+ * ratio of the inner to the outer zone rate (positions are uniform over
+ * the capacity: denser in track terms at the outer edge; 1 when unknown).
+ * 0 or -ENOMEM.
+ */
+int raid_mech_derive(double rev_s, double inner_outer,
+		     double (*seek_s)(const void *ctx, double x), const void *ctx,
+		     struct raid_mech *out);
+/* slowest_excess_s at k parallel IOs (linear between whole k); 0 when k <= 1 or unknown. */
+double raid_mech_slowest_excess(const struct raid_mech *m, double k);
+double raid_mech_rotation_excess(const struct raid_mech *m, double k);
+
+/*
  * One member. iops_at(ctx, op, size, depth): random IOs of `size` bytes at
  * `depth` outstanding, IO/s (> 0), or 0 when the member's data cannot say.
  */
@@ -135,6 +184,7 @@ struct raid_member {
 	double penalty_s[2];
 	double (*iops_at)(const void *ctx, enum io_op op, uint64_t size, unsigned depth);
 	const void *ctx;
+	struct raid_mech mech;		/* rev_s 0: no mechanics (SSD, or not known) */
 };
 
 /* What one array IO costs the members. */
@@ -144,6 +194,9 @@ struct raid_io_shape {
 	unsigned phases;		/* 1, or 2 when reads precede the writes */
 	double partial_rows;		/* parity RAID writes: partly covered rows */
 	bool reconstruct;		/* reconstruct-write chosen over RMW */
+	bool nearer;			/* RAID 1/10 reads: the nearer mirror's head */
+	double copies;			/* RAID 1/10: mirrors of each chunk */
+	bool rewrite;			/* RMW: every write rewrites what was just read */
 };
 
 /*

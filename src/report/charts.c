@@ -28,6 +28,12 @@ const struct chart_kind chart_kinds[] = {
 	  "The access tax of writes, with the erase-block merge steps where the model found "
 	  "them and the erase block it reports.",
 	  size_chart_wants, access_chart_build },
+	{ "merges-write", IO_WRITE,
+	  "Random writes above the erase-block model's penalty + size/STR, on a linear scale: "
+	  "the read-modify-write merges of the partly written erase blocks at each end, one "
+	  "while a write fits inside a block, up to two once it spans one, whole blocks "
+	  "merging nothing more.",
+	  merges_chart_wants, merges_chart_build },
 	{ "qd-iops-read", IO_READ,
 	  "Read IOPS against IOs outstanding: measured, and the queue-depth model "
 	  "(Little's law with a saturation level).",
@@ -41,6 +47,15 @@ const struct chart_kind chart_kinds[] = {
 	{ "qd-latency-write", IO_WRITE,
 	  "Mean write latency against IOs outstanding (measured; model: q / IOPS(q)).",
 	  qd_chart_wants, qd_latency_chart_build },
+	{ "qd-p99-read", IO_READ,
+	  "99th percentile read latency against IOs outstanding (measured); the dashed line "
+	  "is the queue-depth model's mean response time q / IOPS(q), for scale: the model "
+	  "has no tail of its own.",
+	  qd_p99_chart_wants, qd_p99_chart_build },
+	{ "qd-p99-write", IO_WRITE,
+	  "99th percentile write latency against IOs outstanding (measured; dashed: the "
+	  "model's mean response time).",
+	  qd_p99_chart_wants, qd_p99_chart_build },
 	{ "profile", IO_READ,
 	  "Sequential transfer rate at evenly spaced positions from the start of the "
 	  "device (an HDD's outer edge) to its end; the legend gives the random access "
@@ -55,9 +70,20 @@ const struct chart_kind chart_kinds[] = {
 	  "The rate of every round of each state, and where the SNIA PTS steady-state "
 	  "window (5 rounds: range within 20 %, excursion within 10 % of the mean) began.",
 	  state_chart_wants, state_rounds_chart_build },
+	{ "assess-rates", IO_READ,
+	  "WinSAT's disk assessment (iomodel assess): sequential 64 KiB reads, random 16 KiB "
+	  "reads and sequential 64 KiB writes, each at queue depth 1, in MB/s of 10^6 bytes.",
+	  assess_chart_wants, assess_rates_chart_build },
+	{ "assess-times", IO_READ,
+	  "Mean time of random 16 KiB reads (queue depth 1) alone, beside sequential 64 KiB "
+	  "writes and beside random 16 KiB writes; the 95th percentile and the maximum of "
+	  "those read times under writes.",
+	  assess_chart_wants, assess_times_chart_build },
 	{ "latency-cdf", IO_READ,
-	  "Latency distribution of each run: the share of IOs that completed within a "
-	  "given time, from the run's latency histogram (error at most 0.39 %).",
+	  "Latency distribution of each run, and of each fio json+ point: the share of "
+	  "IOs that completed within a given time, from the run's latency histogram "
+	  "(error at most 0.39 %) or fio's histogram bins (within 1.6 %); clat is fio's "
+	  "completion latency, lat its total latency (submission included).",
 	  cdf_chart_wants, cdf_chart_build },
 	{ "timeline-iops", IO_READ,
 	  "IOPS in each second of each run.",

@@ -58,11 +58,22 @@ int state_bars_chart_build(const struct report_drive *drives, size_t n, enum io_
 int state_rounds_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			     struct plot_chart *c);
 
+/* charts_assess.c */
+bool assess_chart_wants(const struct report_drive *d, enum io_op op);
+int assess_rates_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+int assess_times_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+			     struct plot_chart *c);
+
 /* charts_size.c */
 bool size_chart_wants(const struct report_drive *d, enum io_op op);
 int throughput_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			   struct plot_chart *c);
 int access_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c);
+/* Writes above the erase-block model's penalty + size/STR: its merge steps. */
+bool merges_chart_wants(const struct report_drive *d, enum io_op op);
+int merges_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 		       struct plot_chart *c);
 
 /* charts_qd.c */
@@ -71,15 +82,24 @@ int qd_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op 
 			struct plot_chart *c);
 int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			   struct plot_chart *c);
+/* The p99 latency of the drives whose points give it at two depths or more. */
+bool qd_p99_chart_wants(const struct report_drive *d, enum io_op op);
+int qd_p99_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c);
 
 /* charts_run.c */
-bool cdf_chart_wants(const struct report_drive *d, enum io_op op);
-int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
-		    struct plot_chart *c);
+/* A run record's legend entry: "ssd: randread 4 KiB QD8". */
+void chart_run_label(char *buf, size_t len, const struct report_drive *d,
+		     const struct run_record *r);
 bool timeline_chart_wants(const struct report_drive *d, enum io_op op);
 int timeline_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
 			      struct plot_chart *c);
 int timeline_latency_chart_build(const struct report_drive *drives, size_t n,
 				 enum io_op op, struct plot_chart *c);
+
+/* charts_cdf.c: iomodel runs' histograms and fio json+ points' distributions */
+bool cdf_chart_wants(const struct report_drive *d, enum io_op op);
+int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		    struct plot_chart *c);
 
 #endif

@@ -1,29 +1,68 @@
 /*
- * charts_qd.c — IOPS and mean latency against IOs outstanding: for each
+ * charts_qd.c — IOPS, mean and p99 latency against IOs outstanding: for each
  * drive the points of the request size measured at the most queue depths,
  * and the queue-depth model (qd_iops; latency by Little's law, q / X(q)).
+ * The model predicts no tail: the p99 chart draws its mean response time,
+ * dashed, beside the measured p99.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "report/charts.h"
+#include "util/bug.h"
+#include "util/lat_keys.h"
 #include "util/units.h"
 
-/* What a chart plots at q outstanding IOs running at `iops` with mean latency `lat_s`. */
-typedef double (*qd_y_fn)(double q, double iops, double lat_s);
+/*
+ * What a chart plots: for a measured point (0: not drawn), and for the
+ * model at q outstanding IOs running at `iops`.
+ */
+struct qd_y {
+	double (*point)(const struct perf_point *p);
+	double (*model)(double q, double iops);
+	enum plot_style model_style;
+	bool (*wants)(const struct report_drive *d, enum io_op op);
+	const char *model_key;	/* the legend line of the model */
+};
 
-static double y_iops(double q, double iops, double lat_s)
+static double point_iops(const struct perf_point *p)
+{
+	return p->iops;
+}
+
+static double model_iops(double q, double iops)
 {
 	(void)q;
-	(void)lat_s;
 	return iops;
 }
 
-static double y_lat_ms(double q, double iops, double lat_s)
+static double point_mean_ms(const struct perf_point *p)
 {
-	return (lat_s > 0 ? lat_s : q / iops) * 1e3;
+	return (p->mean_lat_s > 0 ? p->mean_lat_s : p->qd / p->iops) * 1e3;
 }
+
+/* Little's law: the mean response time of q IOs outstanding at `iops`. */
+static double model_mean_ms(double q, double iops)
+{
+	return q / iops * 1e3;
+}
+
+/* Index of the 99th percentile in clat_pct_s (util/lat_keys.h). */
+static int p99_index(void)
+{
+	for (int i = 0; i < LAT_PCTS; i++)
+		if (lat_pct_levels[i] == 99.0)
+			return i;
+	BUG_ON(true);
+	return LAT_PCTS - 1;
+}
+
+static double point_p99_ms(const struct perf_point *p)
+{
+	return p->clat_pct_s[p99_index()] * 1e3;
+}
+
 
 static const struct op_model *qd_model_of(const struct report_drive *d, enum io_op op)
 {
@@ -85,8 +124,37 @@ static long qd_group(const struct report_drive *d, enum io_op op)
 	return best;
 }
 
+bool qd_p99_chart_wants(const struct report_drive *d, enum io_op op)
+{
+	long g = qd_group(d, op);
+	unsigned first_qd = 0;
+
+	for (size_t j = 0; g >= 0 && j < d->points.len; j++) {
+		const struct perf_point *p = &d->points.points[j];
+
+		if (!same_group(p, &d->points.points[g]) || !(point_p99_ms(p) > 0))
+			continue;
+		if (first_qd && p->qd != first_qd)
+			return true;	/* a second depth */
+		first_qd = p->qd;
+	}
+	return false;
+}
+
+static const struct qd_y qd_iops_y = {
+	point_iops, model_iops, PLOT_LINE, qd_chart_wants, "model: Little's law, saturating"
+};
+static const struct qd_y qd_mean_y = {
+	point_mean_ms, model_mean_ms, PLOT_LINE, qd_chart_wants, "model: Little's law, saturating"
+};
+/* The model has no tail: the p99 chart shows its mean response time, dashed, for scale. */
+static const struct qd_y qd_p99_y = {
+	point_p99_ms, model_mean_ms, PLOT_DASHED, qd_p99_chart_wants,
+	"model: mean response time q / IOPS(q)"
+};
+
 static int qd_drive(struct plot_chart *c, const struct report_drive *d, unsigned i,
-		    enum io_op op, double qmax, qd_y_fn y)
+		    enum io_op op, double qmax, const struct qd_y *y)
 {
 	const struct op_model *om = qd_model_of(d, op);
 	long g = qd_group(d, op);
@@ -99,7 +167,8 @@ static int qd_drive(struct plot_chart *c, const struct report_drive *d, unsigned
 		return 0;
 	format_size(size, sizeof(size), gp ? gp->size : om->qd_size);
 	snprintf(label, sizeof(label), "%s, %s", d->label, size);
-	if (chart_key(c, label, i, i, gp && om ? PLOT_LINE_MARKS : gp ? PLOT_MARKS : PLOT_LINE))
+	if (chart_key(c, label, i, i, gp && om && y->model_style == PLOT_LINE ? PLOT_LINE_MARKS
+				     : gp ? PLOT_MARKS : y->model_style))
 		return -ENOMEM;
 	s = gp ? plot_chart_add(c, NULL, i, i, PLOT_MARKS) : NULL;
 	if (gp && !s)
@@ -107,22 +176,22 @@ static int qd_drive(struct plot_chart *c, const struct report_drive *d, unsigned
 	for (size_t j = 0; gp && j < d->points.len && !ret; j++) {
 		const struct perf_point *p = &d->points.points[j];
 
-		if (same_group(p, gp))
-			ret = plot_series_push(s, p->qd, y(p->qd, p->iops, p->mean_lat_s));
+		if (same_group(p, gp) && y->point(p) > 0)
+			ret = plot_series_push(s, p->qd, y->point(p));
 	}
-	s = om && !ret ? plot_chart_add(c, NULL, i, i, PLOT_LINE) : NULL;
+	s = om && !ret ? plot_chart_add(c, NULL, i, i, y->model_style) : NULL;
 	if (om && !ret && !s)
 		return -ENOMEM;
 	for (double e = 0; s && e <= log2(qmax) + 1e-9 && !ret; e += 0.25) {
 		double q = exp2(e), x = qd_iops(&om->qd, q);
 
-		ret = plot_series_push(s, q, y(q, x, 0));
+		ret = plot_series_push(s, q, y->model(q, x));
 	}
 	return ret;
 }
 
 static int qd_chart(const struct report_drive *drives, size_t n, enum io_op op,
-		    struct plot_chart *c, qd_y_fn y)
+		    struct plot_chart *c, const struct qd_y *y)
 {
 	bool modelled = false;
 	double qmax = 32;
@@ -134,12 +203,12 @@ static int qd_chart(const struct report_drive *drives, size_t n, enum io_op op,
 				qmax = fmax(qmax, drives[i].points.points[j].qd);
 	plot_axis_set(&c->x, PLOT_LOG2, "IOs outstanding (queue depth, log scale)");
 	for (size_t i = 0; i < n && !ret; i++)
-		if (qd_chart_wants(&drives[i], op)) {
+		if (y->wants(&drives[i], op)) {
 			ret = qd_drive(c, &drives[i], (unsigned)i, op, qmax, y);
 			modelled |= qd_model_of(&drives[i], op) != NULL;
 		}
 	if (!ret && modelled)
-		ret = chart_key(c, "model: Little's law, saturating", PLOT_BLACK, 0, PLOT_LINE);
+		ret = chart_key(c, y->model_key, PLOT_BLACK, 0, y->model_style);
 	return ret;
 }
 
@@ -149,7 +218,7 @@ int qd_iops_chart_build(const struct report_drive *drives, size_t n, enum io_op 
 	snprintf(c->title, sizeof(c->title), "Random %s IOPS against IOs outstanding",
 		 io_op_name(op));
 	plot_axis_set(&c->y, PLOT_LOG10, "throughput (IOPS, log scale)");
-	return qd_chart(drives, n, op, c, y_iops);
+	return qd_chart(drives, n, op, c, &qd_iops_y);
 }
 
 int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
@@ -158,5 +227,14 @@ int qd_latency_chart_build(const struct report_drive *drives, size_t n, enum io_
 	snprintf(c->title, sizeof(c->title), "Mean random %s latency against IOs outstanding",
 		 io_op_name(op));
 	plot_axis_set(&c->y, PLOT_LOG10, "mean latency (ms, log scale)");
-	return qd_chart(drives, n, op, c, y_lat_ms);
+	return qd_chart(drives, n, op, c, &qd_mean_y);
+}
+
+int qd_p99_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c)
+{
+	snprintf(c->title, sizeof(c->title), "99th percentile random %s latency against IOs "
+		 "outstanding", io_op_name(op));
+	plot_axis_set(&c->y, PLOT_LOG10, "p99 latency (ms, log scale)");
+	return qd_chart(drives, n, op, c, &qd_p99_y);
 }

@@ -1,7 +1,7 @@
 /*
- * charts_run.c — the charts of iomodel run results: the latency
- * distribution of each operation type (cumulative, from the histogram
- * buckets) and its per-second timeline (IOPS, highest latency).
+ * charts_run.c — the charts of iomodel run results: the per-second
+ * timeline of each operation type (IOPS, highest latency). Their latency
+ * distribution is drawn by charts_cdf.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,15 +9,6 @@
 
 #include "report/charts.h"
 #include "util/units.h"
-
-bool cdf_chart_wants(const struct report_drive *d, enum io_op op)
-{
-	(void)op;
-	for (size_t i = 0; i < d->n_runs; i++)
-		if (d->runs[i].n_cdf)
-			return true;
-	return false;
-}
 
 bool timeline_chart_wants(const struct report_drive *d, enum io_op op)
 {
@@ -28,9 +19,8 @@ bool timeline_chart_wants(const struct report_drive *d, enum io_op op)
 	return false;
 }
 
-/* "run: randread 4 KiB QD8" */
-static void run_label(char *buf, size_t len, const struct report_drive *d,
-		      const struct run_record *r)
+void chart_run_label(char *buf, size_t len, const struct report_drive *d,
+		     const struct run_record *r)
 {
 	char size[32];
 
@@ -47,44 +37,6 @@ static enum plot_style run_style(size_t k, size_t n_points)
 	return k ? PLOT_DASHED : PLOT_LINE;
 }
 
-int cdf_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
-		    struct plot_chart *c)
-{
-	double most_us = 0, scale;
-	int ret = 0;
-
-	(void)op;
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < drives[i].n_runs; k++)
-			for (size_t j = 0; j < drives[i].runs[k].n_cdf; j++)
-				most_us = fmax(most_us, drives[i].runs[k].cdf_us[j]);
-	scale = most_us >= 1000 ? 1e-3 : 1;	/* ms when any latency reaches 1 ms */
-	snprintf(c->title, sizeof(c->title), "Latency distribution");
-	plot_axis_set(&c->x, PLOT_LOG10, scale < 1 ? "latency (ms, log scale)"
-						   : "latency (\xc2\xb5s, log scale)");
-	plot_axis_set(&c->y, PLOT_LINEAR, "IOs completed within the latency (%)");
-	c->y.fixed = true;
-	c->y.lo = 0;
-	c->y.hi = 100;
-	for (size_t i = 0; i < n && !ret; i++) {
-		for (size_t k = 0; k < drives[i].n_runs && !ret; k++) {
-			const struct run_record *r = &drives[i].runs[k];
-			struct plot_series *s;
-			char label[192];
-
-			if (!r->n_cdf)
-				continue;
-			run_label(label, sizeof(label), &drives[i], r);
-			s = plot_chart_add(c, label, (unsigned)i, (unsigned)i,
-					   k ? PLOT_DASHED : PLOT_LINE);
-			for (size_t j = 0; s && j < r->n_cdf && !ret; j++)
-				ret = plot_series_push(s, r->cdf_us[j] * scale, r->cdf_pct[j]);
-			ret = s ? ret : -ENOMEM;
-		}
-	}
-	return ret;
-}
-
 static int timeline_chart(const struct report_drive *drives, size_t n, struct plot_chart *c,
 			  bool latency)
 {
@@ -99,7 +51,7 @@ static int timeline_chart(const struct report_drive *drives, size_t n, struct pl
 
 			if (!r->n_tl)
 				continue;
-			run_label(label, sizeof(label), &drives[i], r);
+			chart_run_label(label, sizeof(label), &drives[i], r);
 			s = plot_chart_add(c, label, (unsigned)i, (unsigned)i, run_style(k, r->n_tl));
 			for (size_t j = 0; s && j < r->n_tl && !ret; j++)
 				ret = plot_series_push(s, r->tl_t_s[j], latency

@@ -4,7 +4,10 @@
  * throughput (MiB/s) and time per IO (the access tax), each with the
  * measured points, the first-order model curve (with its caps, caps_seconds), its
  * asymptotes, and for writes the erase-block model (erase_block_seconds)
- * and the erase block the model reports.
+ * and the erase block the model reports; and, where the model found an
+ * erase block, the time per write above the model's penalty + size/STR on a
+ * linear scale: the merge steps, flat at one merge while writes fit inside a
+ * unit and climbing to two once they span one.
  */
 #include <errno.h>
 #include <math.h>
@@ -241,5 +244,78 @@ int access_chart_build(const struct report_drive *drives, size_t n, enum io_op o
 		ret = chart_key(c, "asymptotes: penalty, size/STR", PLOT_BLACK, 0, PLOT_DASHED);
 	if (!ret && steps)
 		ret = chart_key(c, "model with erase-block merges", PLOT_BLACK, 0, PLOT_DOTTED);
+	return ret;
+}
+
+/* --- the merge steps ------------------------------------------------------------------ */
+
+static const struct erase_block_model *merges_of(const struct report_drive *d, enum io_op op)
+{
+	const struct op_model *om = first_order_of(d, op);
+
+	return op == IO_WRITE && om && om->has_erase_block && om->erase_block.detected
+		       ? &om->erase_block : NULL;
+}
+
+bool merges_chart_wants(const struct report_drive *d, enum io_op op)
+{
+	return merges_of(d, op) != NULL;
+}
+
+/* Time of a write of `size` above the erase-block model's penalty + size/W, ms. */
+static double above_ms(const struct erase_block_model *m, double size, double seconds)
+{
+	return (seconds - m->penalty_s - size / m->write_bps) * 1e3;
+}
+
+static int merges_drive(struct plot_chart *c, const struct report_drive *d, unsigned i,
+			double lo, double hi)
+{
+	const struct erase_block_model *m = merges_of(d, IO_WRITE);
+	bool random = chart_sweep_random(d, IO_WRITE);
+	struct plot_series *s;
+	int ret = chart_key(c, d->label, i, i, PLOT_LINE_MARKS);
+
+	s = ret ? NULL : plot_chart_add(c, NULL, i, i, PLOT_MARKS);
+	for (size_t j = 0; s && j < d->points.len && !ret; j++) {
+		const struct perf_point *p = &d->points.points[j];
+
+		if (chart_is_sweep_point(d, p, IO_WRITE, random) && p->qd == 1)
+			ret = plot_series_push(s, (double)p->size,
+					       above_ms(m, (double)p->size, point_seconds(p)));
+	}
+	s = ret || !s ? NULL : plot_chart_add(c, NULL, i, i, PLOT_LINE);
+	for (double e = log2(lo); s && e <= log2(hi) + 1e-9 && !ret;
+	     e += 1.0 / CURVE_STEPS_PER_OCTAVE) {
+		uint64_t size = (uint64_t)round(exp2(e) / 512) * 512;
+
+		if (size)
+			ret = plot_series_push(s, (double)size,
+					       above_ms(m, (double)size,
+							erase_block_seconds(m, size, size)));
+	}
+	if (!s && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = erase_block_mark(c, d, i, first_order_of(d, IO_WRITE));
+	return ret;
+}
+
+int merges_chart_build(const struct report_drive *drives, size_t n, enum io_op op,
+		       struct plot_chart *c)
+{
+	double lo, hi;
+	int ret = 0;
+
+	snprintf(c->title, sizeof(c->title), "Random %s time above penalty + size/STR: merges",
+		 io_op_name(op));
+	size_axes(c, drives, n, op, &lo, &hi);
+	plot_axis_set(&c->y, PLOT_LINEAR, "time above penalty + size/STR (ms)");
+	for (size_t i = 0; i < n && !ret; i++)
+		if (merges_chart_wants(&drives[i], op))
+			ret = merges_drive(c, &drives[i], (unsigned)i, lo, hi);
+	if (!ret)
+		ret = chart_key(c, "erase-block model: merges of partly written units",
+				PLOT_BLACK, 0, PLOT_LINE);
 	return ret;
 }

@@ -53,6 +53,28 @@ struct state_record {
 	size_t steady_round[STATE_KINDS];	/* 1-based round steady state was reached in, 0: not */
 };
 
+/* iomodel assess (iomodel.assess/1): WinSAT's figures of each target of the file. */
+enum report_assess_figure {
+	REPORT_ASSESS_SEQ_READ,		/* MB/s (10^6 bytes/s) */
+	REPORT_ASSESS_RANDOM_READ,
+	REPORT_ASSESS_SEQ_WRITE,
+	REPORT_ASSESS_READ_MS,		/* ms: the reader alone */
+	REPORT_ASSESS_READ_MS_SEQ_WRITES,
+	REPORT_ASSESS_READ_MS_RANDOM_WRITES,
+	REPORT_ASSESS_P95_MS,
+	REPORT_ASSESS_MAX_MS,
+	REPORT_ASSESS_FIGURES,
+};
+#define REPORT_ASSESS_MAX_TARGETS 64
+struct assess_target_record {
+	char target[96];			/* printable ASCII, no HTML specials */
+	double figure[REPORT_ASSESS_FIGURES];
+};
+struct assess_record {
+	struct assess_target_record *targets;	/* owned, n of them */
+	size_t n;
+};
+
 struct json_t;
 
 struct report_drive {
@@ -71,6 +93,7 @@ struct report_drive {
 	size_t n_runs;
 	struct profile_record profile;	/* n == 0 unless from iomodel profile */
 	struct state_record state;	/* set only from iomodel state */
+	struct assess_record assess;	/* n == 0 unless from iomodel assess */
 	bool skipped;			/* every job of a fio file skipped: nothing to show */
 };
 
@@ -81,6 +104,10 @@ struct report_drive {
 int report_suite_load(struct report_drive *d, const char *path, const struct json_t *root,
 		      const char *schema, struct errmsg *err);
 void report_suite_release(struct report_drive *d);
+/* iomodel assess results (inputs_assess.c): as report_suite_load, for iomodel.assess/1 only. */
+int report_assess_load(struct report_drive *d, const char *path, const struct json_t *root,
+		       struct errmsg *err);
+void report_assess_release(struct report_drive *d);
 
 /*
  * Read the file at `path` into `d` (zeroed here). Returns 0, or -errno with

@@ -97,12 +97,15 @@ int report_suite_load(struct report_drive *d, const char *path, const json_t *ro
 		ret = load_profile(d, path, root, err);
 	else if (schema && !strcmp(schema, "iomodel.state/1"))
 		ret = load_state(d, path, root, err);
+	else if (schema && !strcmp(schema, "iomodel.assess/1"))
+		ret = report_assess_load(d, path, root, err);
 	else
 		return 1;
 	if (!ret)
 		snprintf(d->origin, sizeof(d->origin), "%s (%s)", path, schema);
 	snprintf(d->model_note, sizeof(d->model_note), "%s results carry no drive model",
-		 !strcmp(schema, "iomodel.profile/1") ? "profile" : "state");
+		 !strcmp(schema, "iomodel.profile/1") ? "profile"
+		 : !strcmp(schema, "iomodel.assess/1") ? "assess" : "state");
 	return ret;
 }
 
@@ -112,4 +115,5 @@ void report_suite_release(struct report_drive *d)
 	free(d->profile.mib_s);
 	for (size_t k = 0; k < STATE_KINDS; k++)
 		free(d->state.round_mib_s[k]);
+	report_assess_release(d);
 }

@@ -349,7 +349,9 @@ static void draw_series(const struct plot_chart *c, const struct plot_series *s,
 		return;
 	plcol0(color_index(s->color));
 	if (s->style == PLOT_BARS) {
-		PLFLT base = axis_coord(&c->y, 0), half = (s->bar_width > 0 ? s->bar_width : 0.6) / 2;
+		/* from 0, or on a log axis from its fixed lower end */
+		PLFLT base = axis_coord(&c->y, c->y.kind == PLOT_LINEAR ? 0 : c->y.lo);
+		PLFLT half = (s->bar_width > 0 ? s->bar_width : 0.6) / 2;
 
 		for (PLINT j = 0; j < n; j++) {
 			PLFLT bx[4] = { x[j] - half, x[j] + half, x[j] + half, x[j] - half };

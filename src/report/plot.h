@@ -48,7 +48,8 @@ enum plot_style {
 	PLOT_MARKS,		/* a marker at each point */
 	PLOT_LINE_MARKS,	/* solid line and markers */
 	PLOT_BARS,		/* a filled bar from 0 to each point, centred on its x,
-				   bar_width x-units wide (linear axes) */
+				   bar_width x-units wide (linear x axis; on a log
+				   y axis, fixed, from its lower end) */
 };
 
 /* Colours: PLOT_SERIES_COLORS distinct ones by index, then these. */

@@ -2,7 +2,8 @@
  * report_model.c — the parts of a drive model a report shows that
  * model_load_file() does not read back (it reads what predictions need):
  * confidence intervals, two-point figures, fit quality, erase block,
- * queue-depth gain and the points fitted; and a deep copy of a model.
+ * queue-depth gain and the points fitted (with how their qd was made and
+ * their latency figures); and a deep copy of a model.
  * Missing or null fields are left at zero or infinity: a report shows what
  * the file has. Sizes are checked (json_number.h) before they are stored:
  * a negative, fractional or huge size_bytes is an error naming its key.
@@ -16,6 +17,7 @@
 
 #include "io/import.h"
 #include "io/json_number.h"
+#include "io/model_output.h"
 #include "report/inputs.h"
 #include "util/units.h"
 
@@ -179,6 +181,9 @@ static int complete_points(struct op_model *om, enum io_op op, const json_t *o,
 			return ret;
 		if (!read_point(p, op, &pt, &om->residuals[om->n_points]))
 			break;	/* keep the points by index with depths[]: stop at a bad one */
+		snprintf(key, sizeof(key), "%s.points[%zu]", w->op, i);
+		if ((ret = model_point_extras_load(p, key, &pt, w->path, w->err)))
+			return ret;
 		om->points[om->n_points++] = pt;
 		if (point_set_add(ps, &pt))
 			return -ENOMEM;

@@ -70,6 +70,14 @@ struct sim_device_ops {
 	 */
 	unsigned (*member_counters)(const struct sim_device *d, struct sim_counters *out,
 				    unsigned max);
+	/*
+	 * Optional (NULL: the backend's store holds the data, sim/store.h): for
+	 * verified runs, keep the data of every request from now on — fill each
+	 * read's buffer and take each write's at completion (an array: in its
+	 * members, its cache and parity), at most `limit` bytes per store.
+	 * The backend then moves no data. 0 or -ENOMEM.
+	 */
+	int (*keep_data)(struct sim_device *d, uint64_t limit);
 };
 
 /* The most members an array reports counters for. */

@@ -77,6 +77,12 @@ bool sim_fault_any(const struct sim_fault_config *cfg)
 	       cfg->spike_rate > 0;
 }
 
+bool sim_fault_data_any(const struct sim_fault_config *cfg)
+{
+	return cfg->lost_write_rate > 0 || cfg->misdirect_rate > 0 || cfg->bitflip_rate > 0 ||
+	       cfg->torn_rate > 0;
+}
+
 static bool draw(struct rng *rng, double p)
 {
 	return p > 0 && (double)(rng_next(rng) >> 11) * 0x1p-53 < p;

@@ -80,6 +80,8 @@ int sim_fault_set(struct sim_fault_config *f, const char *key, const char *value
 		  struct errmsg *err);
 void sim_fault_show(FILE *f, const struct sim_fault_config *cfg);
 bool sim_fault_any(const struct sim_fault_config *cfg);
+/* Whether any fault that changes data (lost, misdirected, torn, flipped) is on. */
+bool sim_fault_data_any(const struct sim_fault_config *cfg);
 
 /*
  * Draw the faults of a request the device has just completed: may set its

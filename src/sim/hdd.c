@@ -80,31 +80,49 @@ struct sched_at {
 	uint64_t head_pos;
 	uint32_t phase;			/* platter angle at T */
 	uint32_t trk;			/* head's track */
+	uint32_t cyl;			/* and cylinder */
 };
 
 static struct sched_at sched_at(const struct hdd *h, uint64_t T)
 {
 	return (struct sched_at){
 		.T = T, .head_pos = h->head_pos, .trk = (uint32_t)(h->head_u >> 32),
-		.phase = (uint32_t)hdd_revs_in(&h->geom, T + h->phase0),
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(h->head_u >> 32)),
+		.phase = hdd_angle_in(&h->geom, T + h->phase0),
 	};
 }
 
 /*
- * Time from b->T until the head is over the track of `pos` and ready to
- * transfer: access overhead (host commands; a destage is planned while the
- * head is still busy), seek, and settling before a write; nothing for a
- * transfer that continues where the head stopped.
+ * Time from b->T until the head is over the track of `pos` (cylinder cyl)
+ * and ready to transfer: access overhead (host commands; a destage is
+ * planned while the head is still busy), seek to the cylinder or, within
+ * it, a head switch, and settling before a write on another track; nothing
+ * for a transfer that continues where the head stopped.
  */
 static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, uint64_t pos,
-			       uint32_t trk, uint64_t overhead, bool write)
+			       uint32_t trk, uint32_t cyl, uint64_t overhead, bool write)
 {
-	uint32_t dist = trk > b->trk ? trk - b->trk : b->trk - trk;
+	uint32_t dist = cyl > b->cyl ? cyl - b->cyl : b->cyl - cyl;
 	uint64_t s = overhead + hdd_seek_ns(&h->geom, dist);
 
-	if (write && dist)
-		s += h->settle_ns;
+	if (trk != b->trk) {
+		s += dist ? 0 : h->switch_ns;
+		s += write ? h->settle_ns : 0;
+	}
 	return pos == b->head_pos ? 0 : s;
+}
+
+/*
+ * move_ns() of a queued command; a write-through starts no earlier than
+ * write_watermark of its data are in the buffer.
+ */
+static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b,
+				   const struct hdd_cmd *c)
+{
+	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, c->access, c->write);
+	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
+
+	return move > data ? move : data;
 }
 
 /*
@@ -115,7 +133,7 @@ static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, ui
 static inline uint64_t wait_ns(const struct hdd *h, const struct sched_at *b, uint64_t move,
 			       uint32_t ang)
 {
-	uint32_t w = ang - b->phase - (uint32_t)hdd_revs_in(&h->geom, move);
+	uint32_t w = ang - b->phase - hdd_angle_in(&h->geom, move);
 
 	if (w > 0u - ROT_TOLERANCE)
 		w = 0;			/* reached a hair late: rounding, not a miss */
@@ -125,30 +143,39 @@ static inline uint64_t wait_ns(const struct hdd *h, const struct sched_at *b, ui
 /*
  * The drive's estimate of positioning time `t` for a command weighed at time
  * T: t × (1 + ncq_fuzz × u), u uniform in [0, 1) from a hash of the command
- * and the moment (no state, so the same history gives the same choices).
+ * (its key: arrival and position) and the moment (no state, so the same
+ * history gives the same choices).
  * Firmware does not plan as well as exact SPTF would: with a few commands
  * queued the error hides most of what a choice could win, with many some are
  * close enough to win anyway, so the gain grows with the depth gradually, as
  * measured drives show; a command under the head (sequential) still costs
  * nothing and is still taken at once.
  */
-static uint64_t estimate(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t t)
+static inline uint64_t estimate(uint64_t t, uint64_t m)
 {
-	uint64_t x = c->arrival * 0x9e3779b97f4a7c15ULL ^ c->pos ^ T;
-
-	if (!h->fuzz_fp)
-		return t;
-	return t + (uint64_t)(((unsigned __int128)t * h->fuzz_fp * (splitmix64(&x) >> 32)) >> 48);
+	return t + (uint64_t)(((unsigned __int128)t * m) >> 48);
 }
 
 /*
- * The queued command to run at time T, or -1 when none is ready: least
- * positioning time less the aging credit. The queue is in arrival order, so
+ * The multiplier m of estimate() for command c weighed at T: ncq_fuzz × u in
+ * 16.16 × 0.32 fixed point (below 2^58, so t × m is exact in 128 bits). Drawn
+ * once per command and decision: the hash is most of a pick's work.
+ */
+static inline uint64_t fuzz_mul(const struct hdd *h, const struct hdd_cmd *c, uint64_t T)
+{
+	uint64_t x = c->key ^ T;
+
+	return h->fuzz_fp ? h->fuzz_fp * (splitmix64(&x) >> 32) : 0;
+}
+
+/*
+ * pick_cmd() for a drive without fuzz: its estimates are the times, so the
+ * lower bounds below skip most commands, and predictably. The queue is in arrival order, so
  * readiness and credit both fall along it and the scan stops as soon as no
  * later command can win. Without aging, commands too far away to beat the
  * best so far are skipped before their seek is looked up.
  */
-static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	struct sched_at b = sched_at(h, T);
 	int64_t best_cost = INT64_MAX;
@@ -158,32 +185,75 @@ static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
 		const struct hdd_cmd *c = &h->queue[i];
 		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint32_t dist = c->trk > b.trk ? c->trk - b.trk : b.trk - c->trk;
-		uint64_t move, reach;
+		uint32_t dist = c->cyl > b.cyl ? c->cyl - b.cyl : b.cyl - c->cyl;
+		uint64_t move, reach, m;
 		int64_t cost;
 
 		if (-credit >= best_cost)
 			break;
 		if (dist > max_dist && c->pos != b.head_pos)
 			continue;
-		move = move_ns(h, &b, c->pos, c->trk, h->access_ns, c->write);
-		/* the estimate grows with the time estimated: this bounds the cost from below */
-		if ((int64_t)estimate(h, c, T, move) - credit >= best_cost)
+		move = cmd_move_ns(h, &b, c);
+		/* estimates are at least, and grow with, the time estimated: lower bounds */
+		if ((int64_t)move - credit >= best_cost)
+			continue;
+		m = fuzz_mul(h, c, T);
+		if ((int64_t)estimate(move, m) - credit >= best_cost)
 			continue;
 		reach = move + wait_ns(h, &b, move, c->ang);
-		cost = (int64_t)estimate(h, c, T, reach) - credit;
+		cost = (int64_t)estimate(reach, m) - credit;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (int)i;
 			*best_reach = reach;
 			if (!h->aging_fp)
-				max_dist = (uint64_t)best_cost > h->access_ns
+				max_dist = (uint64_t)best_cost > h->access_min_ns
 						   ? hdd_seek_within(&h->geom,
-								     (uint64_t)best_cost - h->access_ns)
+								     (uint64_t)best_cost - h->access_min_ns)
 						   : 0;
 		}
 	}
 	return best;
+}
+
+/*
+ * pick_cmd() for a drive with fuzz: every ready command's cost, and the first
+ * least one, without branches. With fuzz the lower bounds of the pruned scan
+ * skip commands at random, and the mispredicted branches cost more than the
+ * arithmetic they save. The choice is the pruned scan's (that skips only
+ * commands that cannot beat the best before them, and keeps the first of
+ * equals too).
+ */
+static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+{
+	struct sched_at b = sched_at(h, T);
+	int64_t best_cost = INT64_MAX;
+	uint64_t reach_of_best = 0;
+	int best = -1;
+
+	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
+		const struct hdd_cmd *c = &h->queue[i];
+		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
+		uint64_t move = cmd_move_ns(h, &b, c);
+		uint64_t reach = move + wait_ns(h, &b, move, c->ang);
+		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, c, T)) - credit;
+		bool better = cost < best_cost;
+
+		best_cost = better ? cost : best_cost;
+		reach_of_best = better ? reach : reach_of_best;
+		best = better ? (int)i : best;
+	}
+	*best_reach = reach_of_best;
+	return best;
+}
+
+/*
+ * The queued command to run at time T, or -1 when none is ready: least
+ * estimated positioning time less the aging credit, the oldest of equals.
+ */
+static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+{
+	return h->fuzz_fp ? pick_cmd_all(h, T, best_reach) : pick_cmd_pruned(h, T, best_reach);
 }
 
 /* Best of dirty[i] so far (*best_cost, *best); false once past reach. */
@@ -191,7 +261,7 @@ static bool try_dirty(const struct hdd *h, const struct sched_at *b, unsigned i,
 		      uint64_t *best_cost, int *best)
 {
 	const struct hdd_dirty *e = &h->dirty[i];
-	uint64_t move = move_ns(h, b, e->off, e->trk, 0, true), cost;
+	uint64_t move = move_ns(h, b, e->off, e->trk, e->cyl, 0, true), cost;
 
 	if (move >= *best_cost)
 		return false;		/* and every extent further out */
@@ -257,8 +327,10 @@ static void run_cmd(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
+		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
+						 h->watermark_fp) >> 32);
 
-		done = start + hdd_bus_ns(h, req->length);
+		done = start + reconnect + hdd_bus_ns(h, req->length);
 		done = done > last ? done : last;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
@@ -351,32 +423,48 @@ static void settle_known(struct hdd *h)
 	}
 }
 
+/* Queue a host command that needs the head, accepted at t, its controller work done at ready. */
+static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t ready,
+		    bool after_write)
+{
+	bool write = req->op == IO_WRITE;
+	uint64_t u = hdd_u_of(&h->geom, req->offset), data_at = 0;
+
+	if (write && h->write_mark_fp)
+		data_at = ready + (uint64_t)(((unsigned __int128)hdd_bus_ns(h, req->length) *
+					      h->write_mark_fp) >> 32);
+	h->queue[h->qlen++] = (struct hdd_cmd){
+		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
+		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
+		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = write,
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
+		.access = (uint32_t)h->access_ns[after_write], .req = req,
+	};
+}
+
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 {
-	uint64_t u;
+	bool after_write = h->last_write;
 
+	h->last_write = req->op == IO_WRITE;
 	if (req->op == IO_READ) {
-		uint64_t done = hdd_read_hit(h, req, t);
+		uint64_t done = hdd_read_hit(h, req, t, after_write);
 
 		if (done != UINT64_MAX) {
 			hdd_push_done(h, req, done);
 			return;
 		}
+		enqueue(h, req, t, t + h->cmd_ns, after_write);
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
-		uint64_t ready = t + h->cmd_ns;
+		uint64_t ready = t + h->write_ns[after_write];
 
 		if (!h->nwait && hdd_cache_put(h, req, ready))
 			return;
 		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
-		return;
+	} else {
+		enqueue(h, req, t, t + h->write_ns[after_write], after_write);
 	}
-	u = hdd_u_of(&h->geom, req->offset);
-	h->queue[h->qlen++] = (struct hdd_cmd){
-		.ready = t + h->cmd_ns, .arrival = t, .pos = req->offset,
-		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = req->op == IO_WRITE,
-		.req = req,
-	};
 }
 
 /* Keep room in `done` for n entries, so pushes never allocate mid-decision. */
@@ -500,18 +588,35 @@ static const struct sim_device_ops hdd_ops = {
 	.destroy = hdd_destroy,
 };
 
+/* A checked overhead (never below 0), in ns. */
+static uint64_t ms_ns(double ms)
+{
+	return ms > 0 ? (uint64_t)(ms * 1e6 + 0.5) : 0;
+}
+
 static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 {
 	struct rng r;
 
 	h->cmd_ns = (uint64_t)(c->cmd_overhead_ms * 1e6 + 0.5);
-	h->access_ns = (uint64_t)(c->access_overhead_ms * 1e6 + 0.5);
+	h->access_ns[0] = ms_ns(c->access_overhead_ms);
+	h->access_ns[1] = ms_ns(c->access_overhead_ms + c->after_write_miss_ms);
+	h->access_min_ns = h->access_ns[0] < h->access_ns[1] ? h->access_ns[0] : h->access_ns[1];
+	h->hit_ns[0] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms);
+	h->hit_ns[1] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms);
+	h->write_ns[0] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms);
+	h->write_ns[1] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms);
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);
+	h->switch_ns = (uint64_t)(c->head_switch_ms * 1e6 + 0.5);
+
+	h->watermark_fp = (uint64_t)(c->read_watermark * 4294967296.0 + 0.5);
+	h->write_mark_fp = (uint64_t)(c->write_watermark * 4294967296.0 + 0.5);
 	h->bus_fp = (uint64_t)(1e9 / (c->bus_mib_s * (1 << 20)) * 4294967296.0);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);
 	h->cache_bytes = c->cache_mib << 20;
-	h->seg_bytes = h->cache_bytes / c->cache_segments / 512 * 512;
+	h->seg_bytes = c->segment_bytes ? c->segment_bytes
+				       : h->cache_bytes / c->cache_segments / 512 * 512;
 	rng_init(&r, seed);
 	h->phase0 = rng_below(&r, (uint64_t)h->geom.rev_ns);
 	h->head_pos = rng_below(&r, c->capacity / 512) * 512;

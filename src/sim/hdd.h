@@ -36,17 +36,35 @@ struct hdd_config {
 	double seek_track_ms;
 	double seek_avg_ms;
 	double seek_full_ms;
+	uint64_t surfaces;		/* tracks per cylinder */
+	double head_switch_ms;
+	uint64_t seek_knee_cyl;		/* 0: the fitted curve; else DiskSim's HPL equation */
+	double seek_eq_a_ms, seek_eq_sqrt_ms, seek_eq_c_ms, seek_eq_lin_ms;
 	double write_settle_ms;
 	double cmd_overhead_ms;
 	double access_overhead_ms;
+	double write_overhead_ms;
+	double read_hit_overhead_ms;
+	double after_write_hit_ms, after_write_miss_ms, after_write_write_ms;
 	double bus_mib_s;
+	double read_watermark;
 	uint64_t cache_mib;
 	uint64_t cache_segments;
+	uint64_t segment_bytes;		/* 0: cache / segments */
+	unsigned read_ahead;		/* enum hdd_read_ahead */
 	bool write_cache;
+	double write_watermark;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
 	double ncq_fuzz;
+};
+
+/* How far the drive reads ahead after a read miss (read_ahead). */
+enum hdd_read_ahead {
+	HDD_AHEAD_SEGMENT,		/* one segment beyond what the host has read, hits too */
+	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
+					   next one when the read crossed a track), no further */
 };
 
 /* --- geometry (hdd_geom.c) --- */
@@ -55,6 +73,7 @@ struct hdd_config {
 #define HDD_ZONE_LUT 1024		/* zone lookup slices of the LBA range */
 #define HDD_SEEK_BUCKETS 2048		/* seek table: buckets over the full stroke */
 #define HDD_WITHIN_SLICES 256		/* inverse seek table: slices of the full stroke time */
+#define HDD_NEAR_SEEKS 64		/* seeks this short (cylinders) are looked up exactly */
 
 /*
  * The seek curve, in ms, of x = distance / full stroke (0 < x <= 1):
@@ -79,6 +98,8 @@ struct hdd_zone {
 struct hdd_geom {
 	uint64_t capacity;
 	uint32_t tracks;		/* logical tracks over the stroke */
+	uint32_t cylinders;		/* tracks / surfaces, rounded up: seek distances count these */
+	uint32_t surfaces;
 	double rev_ns;			/* one revolution */
 	uint64_t rev_fp;		/* rev_ns · 2^32: revolutions (32.32) → ns via >> 64 */
 	uint64_t phase_k;		/* 2^64 / rev_ns: ns → revolutions (32.32) via >> 32 */
@@ -94,10 +115,15 @@ struct hdd_geom {
 	uint64_t within_mul;		/* ns → slice of seek_within via multiply */
 	uint32_t seek_within[HDD_WITHIN_SLICES + 1];
 	uint32_t seek_tab[HDD_SEEK_BUCKETS + 2];	/* ns at bucket edges (+1 spare) */
+	uint32_t near_seek[HDD_NEAR_SEEKS];	/* ns of the shortest seeks, 0 for 0 */
 };
 
 /* Tracks over the stroke for `c` (at least one per zone), 0 if it has none. */
 uint64_t hdd_geom_tracks(const struct hdd_config *c);
+/* Cylinders over the stroke: tracks / surfaces, rounded up. */
+uint64_t hdd_geom_cylinders(const struct hdd_config *c);
+/* DiskSim's HPL seek equation of `c` (seek_knee_cyl set) at d >= 1 cylinders, in ms. */
+double hdd_seek_equation_ms(const struct hdd_config *c, double d);
 /*
  * Fit the seek curve of `c` (whose other figures are valid). -EINVAL with a
  * message when seek_avg cannot be reached between the one-track and the
@@ -149,6 +175,12 @@ static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 }
 
 /* Time to pass du of track coordinate under the head, in ns (rounded down). */
+/* The cylinder of track trk. */
+static inline uint32_t hdd_cyl_of(const struct hdd_geom *g, uint32_t trk)
+{
+	return g->surfaces == 1 ? trk : trk / g->surfaces;
+}
+
 static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
 {
 	return (uint64_t)(((unsigned __int128)du * g->rev_fp) >> 64);
@@ -160,10 +192,17 @@ static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
 	return (uint64_t)(((unsigned __int128)ns * g->phase_k) >> 32);
 }
 
+/* The angle part of hdd_revs_in(g, ns): (uint32_t)hdd_revs_in(), from a 64-bit product. */
+static inline uint32_t hdd_angle_in(const struct hdd_geom *g, uint64_t ns)
+{
+	return (uint32_t)((ns * g->phase_k) >> 32);
+}
+
 /*
- * Seek time for a distance in tracks, in ns; 0 for 0. Linear interpolation
- * between bucket edges: within 0.04 ms of the curve for a 640 GB disk, and
- * monotone like it.
+ * Seek time for a distance in cylinders, in ns; 0 for 0. The shortest from a
+ * table of their own (exact: DiskSim's equation jumps after one cylinder),
+ * the others by linear interpolation between bucket edges: within 0.04 ms
+ * of the curve for a 640 GB disk, and monotone like it.
  */
 static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
 {
@@ -171,10 +210,10 @@ static inline uint32_t hdd_seek_ns(const struct hdd_geom *g, uint32_t dist)
 	const uint32_t *e = &g->seek_tab[pos >> 32];
 	uint32_t t = e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
 
-	return dist ? t : 0;
+	return dist < HDD_NEAR_SEEKS ? g->near_seek[dist] : t;
 }
 
-/* A distance in tracks beyond which every seek takes at least `ns`. */
+/* A distance in cylinders beyond which every seek takes at least `ns`. */
 static inline uint32_t hdd_seek_within(const struct hdd_geom *g, uint64_t ns)
 {
 	uint64_t j = ((ns * g->within_mul) >> 32) + 2;	/* a slice at or above ns */
@@ -188,7 +227,11 @@ static inline uint32_t hdd_seek_within(const struct hdd_geom *g, uint64_t ns)
 struct hdd_cmd {
 	uint64_t ready;			/* arrival + command overhead */
 	uint64_t arrival;		/* when the drive accepted it */
+	uint64_t data_at;		/* a write's media transfer starts no earlier (0: any time) */
 	uint64_t pos;			/* first byte */
+	uint32_t cyl;
+	uint32_t access;		/* its access overhead, ns */
+	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
 	uint32_t trk, ang;		/* start position: track, angle (see top) */
 	bool write;
 	struct io_request *req;
@@ -198,7 +241,7 @@ struct hdd_cmd {
 struct hdd_dirty {
 	uint64_t off, len;
 	uint64_t ready;			/* its data are all in the buffer */
-	uint32_t trk, ang;
+	uint32_t trk, ang, cyl;
 };
 
 /* A write waiting for room in the write-back cache. */
@@ -215,8 +258,8 @@ struct hdd_segment {
 /*
  * The read-ahead stream: after a media read ends at `start` (time t0,
  * position u0) the head goes on reading while it has nothing else to do,
- * up to one segment beyond what the host has read (`consumed`). It stops
- * when the head is given other work.
+ * up to one segment beyond what the host has read (`consumed`), and never
+ * beyond `limit`. It stops when the head is given other work.
  */
 struct hdd_stream {
 	bool active;
@@ -224,6 +267,7 @@ struct hdd_stream {
 	uint64_t start;
 	uint64_t u0, t0;
 	uint64_t consumed;
+	uint64_t limit;			/* HDD_AHEAD_TRACK: the end of what it reads ahead */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */
@@ -237,7 +281,13 @@ struct hdd {
 	struct hdd_config cfg;
 	struct hdd_geom geom;
 	/* fixed costs, ns */
-	uint64_t cmd_ns, access_ns, settle_ns;
+	uint64_t cmd_ns, settle_ns, switch_ns;
+	/* controller time of a read hit, a media access, a write: [1] after a write */
+	uint64_t hit_ns[2], access_ns[2], write_ns[2];
+	uint64_t access_min_ns;
+	bool last_write;		/* the host command accepted last was a write */
+	uint64_t watermark_fp;		/* read_watermark, 0.32 */
+	uint64_t write_mark_fp;		/* write_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */
@@ -281,8 +331,10 @@ uint64_t hdd_stream_read(const struct hdd *h, uint64_t t);
  * Serve a read from the buffer (dirty data, the data being destaged, the
  * read-ahead stream, a read segment): its completion time, or UINT64_MAX on
  * a miss. A hit ahead of the stream keeps the head on it (moves head_free).
+ * after_write: the host command before it was a write (its controller time).
  */
-uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now);
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
+		      bool after_write);
 /* Index of the first dirty extent that starts after byte c. */
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c);
 /* Take a write into the write-back cache at time t; false when there is no room. */

@@ -36,10 +36,25 @@ void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
 	(void)req_heap_push(&h->done, t, req);
 }
 
+/*
+ * read_ahead=track: the end of the track at u0 (the head after a read from
+ * lo), or of the track after it when the read began on an earlier track.
+ */
+static uint64_t track_limit(const struct hdd *h, uint64_t lo, uint64_t u0)
+{
+	uint64_t trk = u0 >> 32, first = hdd_u_of(&h->geom, lo) >> 32;
+
+	return hdd_s_of(&h->geom, (trk + 1 + (first < trk)) << 32);
+}
+
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
 {
+	bool track = h->cfg.read_ahead == HDD_AHEAD_TRACK;
+
+	/* read_ahead=track keeps only what it reads ahead, not the host's data */
 	h->stream = (struct hdd_stream){
-		.active = true, .lo = lo, .start = start, .u0 = u0, .t0 = t0, .consumed = start,
+		.active = true, .lo = track ? start : lo, .start = start, .u0 = u0, .t0 = t0,
+		.consumed = start, .limit = track ? track_limit(h, lo, u0) : UINT64_MAX,
 	};
 }
 
@@ -49,6 +64,8 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 	const struct hdd_stream *st = &h->stream;
 	uint64_t s, cap = st->consumed + h->seg_bytes;
 
+	if (cap > st->limit)
+		cap = st->limit;
 	if (cap > h->geom.capacity)
 		cap = h->geom.capacity;
 	if (t <= st->t0)
@@ -104,7 +121,7 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	struct hdd_stream *st = &h->stream;
 	uint64_t ready;
 
-	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes)
+	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes || d > st->limit)
 		return UINT64_MAX;
 	if (c < st->consumed) {
 		uint64_t p = stream_pos(h, now);
@@ -155,9 +172,10 @@ static struct hdd_dirty *dirty_holding(struct hdd *h, uint64_t c, uint64_t d)
 	return e && d <= e->off + e->len ? e : NULL;
 }
 
-uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now)
+uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
+		      bool after_write)
 {
-	uint64_t c = req->offset, d = c + req->length, t = now + h->cmd_ns;
+	uint64_t c = req->offset, d = c + req->length, t = now + h->hit_ns[after_write];
 	uint64_t bus = hdd_bus_ns(h, req->length), ready;
 	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
 
@@ -209,6 +227,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 	u = hdd_u_of(&h->geom, c);
 	h->dirty[i] = (struct hdd_dirty){
 		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = (uint32_t)u,
+		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 	};
 	h->dirty_bytes += d - c;
 	return &h->dirty[i];

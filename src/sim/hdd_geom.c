@@ -40,6 +40,11 @@ uint64_t hdd_geom_tracks(const struct hdd_config *c)
 	return (uint64_t)llround((double)c->capacity / track);
 }
 
+uint64_t hdd_geom_cylinders(const struct hdd_config *c)
+{
+	return (hdd_geom_tracks(c) + c->surfaces - 1) / c->surfaces;
+}
+
 /* Zone z's share of the stroke in tracks: the remainder goes to the first zones. */
 static uint64_t zone_tracks(uint64_t tracks, unsigned nzones, unsigned z)
 {
@@ -178,7 +183,7 @@ int hdd_seek_fit(const struct hdd_config *c, struct hdd_seek_curve *out, struct 
 	double wm[MEAN_CELLS], x1, lo, hi, mlo, mhi;
 	struct hdd_seek_curve sc;
 	double st = c->seek_track_ms, sf = c->seek_full_ms, avg = c->seek_avg_ms;
-	uint64_t tracks = hdd_geom_tracks(c);
+	uint64_t tracks = hdd_geom_cylinders(c);
 
 	if (tracks < 2) {
 		*out = (struct hdd_seek_curve){ .a = st, .c = sf, .knee = 1 };
@@ -214,18 +219,49 @@ static uint32_t ms_to_ns32(double ms)
 	return (uint32_t)llround(ms * 1e6);
 }
 
-static void build_seek_table(struct hdd_geom *g)
+/*
+ * DiskSim's "HPL" seek equation: seek_track_ms for one cylinder, then
+ * a + b·√d below the knee and c + e·d from it on.
+ */
+double hdd_seek_equation_ms(const struct hdd_config *c, double d)
 {
-	double n = g->tracks;
+	if (d <= 1)
+		return c->seek_track_ms;
+	if (d < (double)c->seek_knee_cyl)
+		return c->seek_eq_a_ms + c->seek_eq_sqrt_ms * sqrt(d);
+	return c->seek_eq_c_ms + c->seek_eq_lin_ms * d;
+}
+
+static void build_seek_table(struct hdd_geom *g, const struct hdd_config *c)
+{
+	double n = g->cylinders;
 
 	g->seek_mul = (uint64_t)(TWO32 * HDD_SEEK_BUCKETS / n);
 	g->bucket_tracks = (uint64_t)(TWO32 * n / HDD_SEEK_BUCKETS) + 1;
 	for (unsigned i = 0; i <= HDD_SEEK_BUCKETS; i++) {
 		double x = (double)i / HDD_SEEK_BUCKETS;
 
-		g->seek_tab[i] = ms_to_ns32(hdd_seek_curve_ms(&g->curve, x < 1 / n ? 1 / n : x));
+		if (c->seek_knee_cyl)
+			g->seek_tab[i] = ms_to_ns32(hdd_seek_equation_ms(c, x * n));
+		else
+			g->seek_tab[i] = ms_to_ns32(hdd_seek_curve_ms(&g->curve,
+								     x < 1 / n ? 1 / n : x));
+		/* the equation may dip at its knee: keep the table monotone */
+		if (i && g->seek_tab[i] < g->seek_tab[i - 1])
+			g->seek_tab[i] = g->seek_tab[i - 1];
 	}
 	g->seek_tab[HDD_SEEK_BUCKETS + 1] = g->seek_tab[HDD_SEEK_BUCKETS];
+	/* the curve's short seeks as the buckets give them (so a curve's drive is unchanged) */
+	for (uint32_t d = 0; d < HDD_NEAR_SEEKS; d++) {
+		uint64_t pos = (uint64_t)d * g->seek_mul;
+		const uint32_t *e = &g->seek_tab[pos >> 32];
+
+		g->near_seek[d] = !d ? 0
+			: c->seek_knee_cyl ? ms_to_ns32(hdd_seek_equation_ms(c, d))
+			: e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
+		if (d > 1 && g->near_seek[d] < g->near_seek[d - 1])
+			g->near_seek[d] = g->near_seek[d - 1];
+	}
 }
 
 static uint32_t seek_within_exact(const struct hdd_geom *g, uint64_t ns)
@@ -245,6 +281,8 @@ static uint32_t seek_within_exact(const struct hdd_geom *g, uint64_t ns)
 	if (lo > HDD_SEEK_BUCKETS)
 		return UINT32_MAX;
 	d = (((uint64_t)lo * g->bucket_tracks) >> 32) + 1;
+	for (uint32_t j = 0; j < HDD_NEAR_SEEKS; j++)
+		d = g->near_seek[j] < ns && j > d ? j : d;	/* short seeks come from their table */
 	return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
@@ -271,6 +309,8 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 				  (unsigned long long)tracks, (unsigned long long)c->zones);
 	g->capacity = c->capacity;
 	g->tracks = (uint32_t)tracks;
+	g->surfaces = (uint32_t)c->surfaces;
+	g->cylinders = (uint32_t)hdd_geom_cylinders(c);
 	g->nzones = (unsigned)c->zones;
 	g->rev_ns = rev_seconds(c) * 1e9;
 	g->rev_fp = (uint64_t)llround(g->rev_ns * TWO32);
@@ -279,10 +319,10 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	if (ret)
 		return ret;
 	build_zone_lut(g);
-	ret = hdd_seek_fit(c, &g->curve, err);
+	ret = c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &g->curve, err);
 	if (ret)
 		return ret;
-	build_seek_table(g);
+	build_seek_table(g, c);
 	build_within_table(g);
 	return 0;
 }

@@ -15,6 +15,8 @@
 
 #define F(field) offsetof(struct hdd_config, field)
 
+static const char *const read_ahead_names[] = { "segment", "track", NULL };
+
 static const struct sim_param hdd_params[] = {
 	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
 	  "capacity the host sees, a multiple of 512", 1 << 20, 1e18, NULL },
@@ -26,25 +28,64 @@ static const struct sim_param hdd_params[] = {
 	{ "zones", PARAM_COUNT, F(zones), "",
 	  "recording zones of equal radial width, one rate each", 1, HDD_MAX_ZONES, NULL },
 	{ "seek_track_ms", PARAM_NUMBER, F(seek_track_ms), "ms",
-	  "seek to the next track", 0.01, 100, NULL },
+	  "seek to the next track (cylinder)", 0.01, 100, NULL },
 	{ "seek_avg_ms", PARAM_NUMBER, F(seek_avg_ms), "ms",
 	  "mean seek between positions drawn uniformly over the capacity", 0.01, 200, NULL },
 	{ "seek_full_ms", PARAM_NUMBER, F(seek_full_ms), "ms",
 	  "seek across the full stroke", 0.01, 500, NULL },
+	{ "surfaces", PARAM_COUNT, F(surfaces), "",
+	  "tracks per cylinder (heads); seeks count cylinders", 1, 64, NULL },
+	{ "head_switch_ms", PARAM_NUMBER, F(head_switch_ms), "ms",
+	  "moving to another track of the same cylinder", 0, 50, NULL },
+	{ "seek_knee_cyl", PARAM_COUNT, F(seek_knee_cyl), "cyl",
+	  "0: the curve through the three seek times; else seeks of d cylinders take "
+	  "seek_eq_a + sqrt_ms x sqrt(d) below it, seek_eq_c + lin_ms x d from it", 0, 1e9, NULL },
+	{ "seek_eq_a_ms", PARAM_NUMBER, F(seek_eq_a_ms), "ms",
+	  "the equation's constant below the knee", 0, 500, NULL },
+	{ "seek_eq_sqrt_ms", PARAM_NUMBER, F(seek_eq_sqrt_ms), "ms",
+	  "the equation's factor of sqrt(cylinders) below the knee", 0, 500, NULL },
+	{ "seek_eq_c_ms", PARAM_NUMBER, F(seek_eq_c_ms), "ms",
+	  "the equation's constant from the knee", 0, 500, NULL },
+	{ "seek_eq_lin_ms", PARAM_NUMBER, F(seek_eq_lin_ms), "ms",
+	  "the equation's time per cylinder from the knee", 0, 500, NULL },
 	{ "write_settle_ms", PARAM_NUMBER, F(write_settle_ms), "ms",
 	  "extra settling after a seek before writing", 0, 50, NULL },
 	{ "cmd_overhead_ms", PARAM_NUMBER, F(cmd_overhead_ms), "ms",
 	  "controller time per command, cache hits included", 0, 50, NULL },
 	{ "access_overhead_ms", PARAM_NUMBER, F(access_overhead_ms), "ms",
 	  "time to start a host command's media access (not a destage)", 0, 50, NULL },
+	{ "write_overhead_ms", PARAM_NUMBER, F(write_overhead_ms), "ms",
+	  "further controller time per write command", 0, 50, NULL },
+	{ "read_hit_overhead_ms", PARAM_NUMBER, F(read_hit_overhead_ms), "ms",
+	  "further controller time per read served from the buffer", 0, 50, NULL },
+	{ "after_write_hit_ms", PARAM_NUMBER, F(after_write_hit_ms), "ms",
+	  "change of a read hit's controller time when the command before was a write",
+	  -50, 50, NULL },
+	{ "after_write_miss_ms", PARAM_NUMBER, F(after_write_miss_ms), "ms",
+	  "change of access_overhead_ms when the command before was a write", -50, 50, NULL },
+	{ "after_write_write_ms", PARAM_NUMBER, F(after_write_write_ms), "ms",
+	  "change of a write's controller time when the command before was a write",
+	  -50, 50, NULL },
 	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
 	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
+	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
+	  "share of a read miss in the buffer before its transfer to the host starts "
+	  "(0: as the media delivers)", 0, 1, NULL },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
 	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
 	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
 	  "buffer segments; read-ahead runs one segment ahead of the host", 1, 256, NULL },
+	{ "segment_size", PARAM_BYTES, F(segment_bytes), "bytes",
+	  "a segment, a multiple of 512, at most cache / segments (0: cache / segments)", 0,
+	  1e12, NULL },
+	{ "read_ahead", PARAM_CHOICE, F(read_ahead), "",
+	  "after a read miss read ahead one segment beyond the host, hits too (segment), or to "
+	  "the end of the track after it (track)", 0, 0, read_ahead_names },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
+	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
+	  "share of a write-through's data in the buffer before its media transfer may start "
+	  "(0: at once)", 0, 1, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
@@ -68,6 +109,7 @@ static void hdd_defaults(void *config)
 		.seek_track_ms = 2.0,
 		.seek_avg_ms = 8.9,
 		.seek_full_ms = 21.0,
+		.surfaces = 1,
 		.write_settle_ms = 3.4,
 		.cmd_overhead_ms = 0.03,
 		.access_overhead_ms = 0.47,
@@ -81,11 +123,29 @@ static void hdd_defaults(void *config)
 	};
 }
 
+/* The controller times after a write stay at 0 or more. */
+static int overheads_check(const struct hdd_config *c, struct errmsg *err)
+{
+	if (c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_hit_ms %g below -(cmd_overhead_ms + "
+				  "read_hit_overhead_ms) = %g", c->after_write_hit_ms,
+				  -(c->cmd_overhead_ms + c->read_hit_overhead_ms));
+	if (c->access_overhead_ms + c->after_write_miss_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_miss_ms %g below -access_overhead_ms "
+				  "= %g", c->after_write_miss_ms, -c->access_overhead_ms);
+	if (c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms < 0)
+		return errmsg_set(err, -EINVAL, "after_write_write_ms %g below -(cmd_overhead_ms + "
+				  "write_overhead_ms) = %g", c->after_write_write_ms,
+				  -(c->cmd_overhead_ms + c->write_overhead_ms));
+	return 0;
+}
+
 static int hdd_check(const void *config, struct errmsg *err)
 {
 	const struct hdd_config *c = config;
 	struct hdd_seek_curve sc;
 	uint64_t tracks;
+	int ret;
 
 	if (c->capacity % 512)
 		return errmsg_set(err, -EINVAL, "capacity %llu is not a multiple of 512 bytes",
@@ -94,7 +154,8 @@ static int hdd_check(const void *config, struct errmsg *err)
 		return errmsg_set(err, -EINVAL,
 				  "inner_mib_s %g above outer_mib_s %g: the outer edge is the faster",
 				  c->inner_mib_s, c->outer_mib_s);
-	if (!(c->seek_track_ms < c->seek_avg_ms && c->seek_avg_ms < c->seek_full_ms))
+	if (!c->seek_knee_cyl &&
+	    !(c->seek_track_ms < c->seek_avg_ms && c->seek_avg_ms < c->seek_full_ms))
 		return errmsg_set(err, -EINVAL,
 				  "seek times out of order: need seek_track_ms %g < seek_avg_ms %g "
 				  "< seek_full_ms %g", c->seek_track_ms, c->seek_avg_ms,
@@ -107,7 +168,19 @@ static int hdd_check(const void *config, struct errmsg *err)
 	if (tracks > UINT32_MAX / 2)
 		return errmsg_set(err, -EINVAL, "capacity %llu needs %llu tracks, more than 2^31",
 				  (unsigned long long)c->capacity, (unsigned long long)tracks);
-	return hdd_seek_fit(c, &sc, err);
+	if (tracks < 2 * c->surfaces)
+		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks: too few for "
+				  "two cylinders of surfaces %llu", (unsigned long long)c->capacity,
+				  (unsigned long long)tracks, (unsigned long long)c->surfaces);
+	if (c->segment_bytes % 512 || c->segment_bytes > (c->cache_mib << 20) / c->cache_segments)
+		return errmsg_set(err, -EINVAL, "segment_size %llu: not a multiple of 512 bytes at "
+				  "most cache_mib / cache_segments (%llu)",
+				  (unsigned long long)c->segment_bytes,
+				  (unsigned long long)((c->cache_mib << 20) / c->cache_segments));
+	ret = overheads_check(c, err);
+	if (ret)
+		return ret;
+	return c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &sc, err);
 }
 
 static void line(FILE *f, const char *key, double v, const char *unit, const char *meaning)
@@ -131,12 +204,30 @@ static double positional_mean(const struct hdd_geom *g)
 	return sum / (double)g->capacity;
 }
 
+/* Mean seek between positions drawn uniformly over the capacity (a grid of them), ms. */
+static double mean_seek_ms(const struct hdd_geom *g)
+{
+	enum { N = 512 };
+	uint32_t cyl[N];
+	double sum = 0;
+
+	for (unsigned i = 0; i < N; i++) {
+		uint64_t s = (uint64_t)((double)g->capacity * (i + 0.5) / N) / 512 * 512;
+
+		cyl[i] = hdd_cyl_of(g, (uint32_t)(hdd_u_of(g, s) >> 32));
+	}
+	for (unsigned i = 0; i < N; i++)
+		for (unsigned j = 0; j < N; j++)
+			sum += hdd_seek_ns(g, cyl[i] > cyl[j] ? cyl[i] - cyl[j] : cyl[j] - cyl[i]);
+	return sum / ((double)N * N) / 1e6;
+}
+
 static void hdd_describe(FILE *f, const void *config)
 {
 	const struct hdd_config *c = config;
 	struct hdd_geom *g = malloc(sizeof(*g));
 	struct errmsg err;
-	double rev_ms, xfer_ms;
+	double rev_ms, xfer_ms, seek_ms;
 
 	if (!g || hdd_check(c, &err) || hdd_geom_init(g, c, &err)) {
 		fprintf(f, "  (no derived figures: %s)\n", g ? err.text : "out of memory");
@@ -144,6 +235,7 @@ static void hdd_describe(FILE *f, const void *config)
 		return;
 	}
 	rev_ms = g->rev_ns / 1e6;
+	seek_ms = c->seek_knee_cyl ? mean_seek_ms(g) : c->seek_avg_ms;
 	xfer_ms = 512 / (hdd_geom_harmonic_mib_s(g) * (1 << 20)) * 1e3;
 	line(f, "revolution", rev_ms, "ms", "one turn of the platter");
 	line(f, "rot_latency", rev_ms / 2, "ms", "mean rotational wait");
@@ -155,14 +247,22 @@ static void hdd_describe(FILE *f, const void *config)
 	     "sustained rate of large random transfers (harmonic mean over capacity)");
 	line(f, "avg_rate_curve", positional_mean(g), "MiB/s",
 	     "mean of the rate-vs-position curve (HD Tune's average)");
-	line(f, "seek_knee", g->curve.knee * 100, "%",
-	     "seek distance (of the stroke) where seek time turns linear");
-	line(f, "read_penalty", c->cmd_overhead_ms + c->access_overhead_ms + c->seek_avg_ms +
+	line(f, "cylinders", g->cylinders, "", "tracks / surfaces: the seek stroke");
+	if (c->seek_knee_cyl) {
+		line(f, "mean_seek", seek_ms, "ms", "the equation's mean over the capacity");
+		line(f, "full_seek", hdd_seek_equation_ms(c, g->cylinders - 1), "ms",
+		     "the equation across the stroke");
+	} else {
+		line(f, "seek_knee", g->curve.knee * 100, "%",
+		     "seek distance (of the stroke) where seek time turns linear");
+	}
+	line(f, "read_penalty", c->cmd_overhead_ms + c->access_overhead_ms + seek_ms +
 	     rev_ms / 2 + xfer_ms, "ms", "mean random 512 B read at QD1");
-	line(f, "write_penalty", c->cmd_overhead_ms + c->access_overhead_ms + c->seek_avg_ms +
-	     c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
+	line(f, "write_penalty", c->cmd_overhead_ms + c->write_overhead_ms +
+	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
 	     "mean random 512 B write at QD1 with write_cache off");
-	line(f, "segment", (double)((c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
+	line(f, "segment", (double)(c->segment_bytes ? c->segment_bytes
+					   : (c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
 	     "buffer segment (read-ahead window)");
 	free(g);
 }

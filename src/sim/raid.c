@@ -17,7 +17,11 @@
  * With the controller's write-back cache on, a host write completes as soon
  * as it is in the cache, and the array destages it later as an operation of
  * its own (contiguous cached writes merged into one, so that sequential
- * small writes become full rows).
+ * small writes become full rows). In verified runs (keep_data) the data
+ * moves with the timing, through raid_data.h: a cached write's data is
+ * copied as it enters the cache (cache_put), merged with the operation
+ * (destage_more) and written to the members when its destage is done; a
+ * host read or uncached write moves its data when it completes (finish_op).
  *
  * Invariants:
  *  1. Member requests are submitted in time order: at the host's submission
@@ -33,7 +37,10 @@
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
- *     seeded seed + i; the controller draws nothing at random).
+ *     seeded seed + i; the controller draws nothing at random; the data
+ *     path never changes a time).
+ *  7. With `kept`, every cached write's data is in exactly one operation's
+ *     `dirty` list until its destage finishes.
  *
  * States of an array operation, with the function of each transition:
  *
@@ -52,6 +59,7 @@
 #include <string.h>
 
 #include "sim/heap.h"
+#include "sim/raid_data.h"
 #include "sim/spec.h"
 #include "util/bug.h"
 
@@ -84,6 +92,7 @@ struct array_op {
 	unsigned pending;
 	int error;
 	struct extent_list list[2];	/* reads, writes */
+	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
 	struct array_op *next;		/* free list, or the destage queue */
 	struct array_op *next_alloc;	/* every one allocated, for destroy */
 };
@@ -109,6 +118,8 @@ struct raid_array {
 	uint64_t cache_bytes, dirty;
 	unsigned *last_idx;		/* plan_op: last extent of each member, per list */
 	struct sim_counters count;	/* host side and the controller's cache */
+	uint64_t seed;
+	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
 };
 
 static struct raid_array *to_array(struct sim_device *d)
@@ -169,12 +180,12 @@ static unsigned nearest(const struct raid_array *a, unsigned first, unsigned cou
 /* Parity member k (0: P, 1: Q) and data member i of row r. */
 static unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
 {
-	return (unsigned)((a->n - 1 - row % a->n + k) % a->n);
+	return raid_sim_parity_member(a->n, row, k);
 }
 
 static unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
 {
-	return (parity_member(a, row, 0) + a->parity + i) % a->n;
+	return raid_sim_data_member(a->n, a->parity, row, i);
 }
 
 /* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
@@ -419,6 +430,9 @@ static int destage_more(struct raid_array *a, uint64_t t)
 
 			op->length += next->length;
 			a->destage_head = next->next;
+			if (a->kept)
+				raid_data_merge(&op->dirty, next->dirty);
+			next->dirty = NULL;
 			op_put(a, next);
 		}
 		a->destaging++;
@@ -432,6 +446,8 @@ static int destage_more(struct raid_array *a, uint64_t t)
 /* Take host write `op` into the cache at t: it completes now, a destage follows. */
 static int cache_put(struct raid_array *a, struct array_op *op, uint64_t t)
 {
+	if (a->kept && raid_data_cache(a->kept, op->offset, op->length, op->host->buf, &op->dirty))
+		return -ENOMEM;
 	a->dirty += op->length;
 	op->host->result = (int64_t)op->length;
 	if (req_heap_push(&a->done, t + a->controller_ns, op->host))
@@ -446,10 +462,27 @@ static int cache_put(struct raid_array *a, struct array_op *op, uint64_t t)
 	return destage_more(a, t);
 }
 
+/* Verified runs: the data of a finished operation (raid_data.h). */
+static int finish_data(struct raid_array *a, struct array_op *op)
+{
+	struct raid_dirty *dirty = op->dirty;
+
+	op->dirty = NULL;
+	if (!op->host)
+		return raid_data_destage(a->kept, dirty);
+	if (op->error)
+		return 0;
+	if (op->op == IO_READ)
+		return raid_data_read(a->kept, op->offset, op->length, op->host->buf);
+	return raid_data_write(a->kept, op->offset, op->length, op->host->buf);
+}
+
 static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 {
-	int ret = 0;
+	int ret = a->kept ? finish_data(a, op) : 0;
 
+	if (ret)
+		return ret;
 	if (op->host) {
 		op->host->result = op->error ? op->error : (int64_t)op->length;
 		ret = req_heap_push(&a->done, t + a->controller_ns, op->host);
@@ -642,6 +675,7 @@ static void raid_destroy(struct sim_device *d)
 		a->all_ios = next;
 	}
 	req_heap_release(&a->done);
+	raid_data_free(a->kept);
 	free(a->member);
 	free(a->last_end);
 	free(a->inflight);
@@ -651,8 +685,17 @@ static void raid_destroy(struct sim_device *d)
 	free(a);
 }
 
+/* Keep the data from now on (device.h): member stores, cached data, parity. */
+static int raid_keep_data(struct sim_device *d, uint64_t limit)
+{
+	struct raid_array *a = to_array(d);
+
+	return a->kept ? 0 : raid_data_create(&a->kept, &a->cfg, limit, a->seed);
+}
+
 static const struct sim_device_ops raid_ops = {
 	.submit = raid_submit,
+	.keep_data = raid_keep_data,
 	.next_completion = raid_next_completion,
 	.complete = raid_complete,
 	.counters = raid_counters,
@@ -693,6 +736,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 		return errmsg_set(err, -ENOMEM, "out of memory for the array");
 	a->dev = (struct sim_device){ &raid_ops, 0, 512 };
 	a->cfg = *c;
+	a->seed = seed;
 	a->layout = raid_sim_layout(c);
 	a->n = (unsigned)c->disks;
 	a->data = raid_data_disks(&a->layout);

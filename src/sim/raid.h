@@ -39,7 +39,21 @@ struct raid_sim_config {
 	uint64_t destage_depth;		/* cached writes destaged at once */
 	uint64_t failed;		/* members 0 .. failed-1 are gone */
 	double controller_us;		/* controller time per host command */
+	uint64_t bad_member;		/* the member the faults below hit (verified runs) */
+	double bad_member_lost_write_rate;	/* a write to it acknowledged, not stored */
+	double bad_member_bitflip_rate;		/* a read from it returns a flipped bit */
 };
+
+/* Parity member k (0: P, 1: Q) and data member i of row `row` (the layout above). */
+static inline unsigned raid_sim_parity_member(unsigned n, uint64_t row, unsigned k)
+{
+	return (unsigned)((n - 1 - row % n + k) % n);
+}
+
+static inline unsigned raid_sim_data_member(unsigned n, unsigned parity, uint64_t row, unsigned i)
+{
+	return (raid_sim_parity_member(n, row, 0) + parity + i) % n;
+}
 
 /* Drives a member can be: presets of device.h and the bare models. */
 extern const char *const raid_member_names[];

@@ -46,6 +46,14 @@ static const struct sim_param raid_params[] = {
 	  "failed members (the first ones): degraded mode, reconstruction reads", 0, 2, NULL },
 	{ "controller_us", PARAM_NUMBER, F(controller_us), "us",
 	  "controller time per host command", 0, 100000, NULL },
+	{ "bad_member", PARAM_COUNT, F(bad_member), "",
+	  "verified runs: the member (0 = first) the two faults below hit", 0, RAID_MAX_DISKS - 1,
+	  NULL },
+	{ "bad_member_lost_write_rate", PARAM_NUMBER, F(bad_member_lost_write_rate), "",
+	  "verified runs: probability that a write to bad_member is not stored", 0, 1, NULL },
+	{ "bad_member_bitflip_rate", PARAM_NUMBER, F(bad_member_bitflip_rate), "",
+	  "verified runs: probability that a read from bad_member returns a flipped bit", 0, 1,
+	  NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
 };
 
@@ -91,6 +99,11 @@ static int raid_check(const void *config, struct errmsg *err)
 	if (c->member_capacity && c->member_capacity < c->stripe)
 		return errmsg_set(err, -EINVAL, "member_capacity %llu: smaller than a stripe",
 				  (unsigned long long)c->member_capacity);
+	if ((c->bad_member_lost_write_rate > 0 || c->bad_member_bitflip_rate > 0) &&
+	    (c->bad_member >= c->disks || c->bad_member < c->failed))
+		return errmsg_set(err, -EINVAL, "bad_member %llu: expected a member that is there "
+				  "(%llu to %llu)", (unsigned long long)c->bad_member,
+				  (unsigned long long)c->failed, (unsigned long long)c->disks - 1);
 	if (c->failed > tolerance(c))
 		return errmsg_set(err, -EINVAL, "failed %llu: %s of %llu members survives %u failure%s",
 				  (unsigned long long)c->failed, raid_level_name(l.level),

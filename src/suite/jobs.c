@@ -29,6 +29,7 @@
 #include "engine/merge.h"
 #include "engine/offsets.h"
 #include "engine/streams.h"
+#include "engine/verify_match.h"
 #include "util/bug.h"
 
 #define WATCH_INTERVAL_NS 20000000L	/* how often the caller polls and ticks */
@@ -63,6 +64,7 @@ struct jobs {
 	unsigned finished;
 	struct worker *w;
 	unsigned n_workers;
+	struct verify_ledger *ledger;	/* --verify with several jobs */
 };
 
 int jobs_specs_from(const struct job_spec *base, unsigned n, bool split,
@@ -82,6 +84,7 @@ int jobs_specs_from(const struct job_spec *base, unsigned n, bool split,
 
 		specs[i] = *base;
 		specs[i].seed = (base->seed + i * 0x9e3779b97f4a7c15ULL) & INT64_MAX;
+		specs[i].verify_stream = base->verify_stream + i;
 		if (!split)
 			continue;
 		specs[i].offset = base->offset + i * slice;
@@ -350,6 +353,108 @@ static void combine(struct jobs *js)
 	}
 }
 
+static int by_offset(const void *a, const void *b)
+{
+	const struct job_spec *x = *(const struct job_spec *const *)a;
+	const struct job_spec *y = *(const struct job_spec *const *)b;
+
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* --verify: jobs that keep data on the target must each have a region of its own. */
+static int check_disjoint(struct job_spec *specs, unsigned n, struct errmsg *err)
+{
+	const struct job_spec **by = calloc(n, sizeof(*by));
+	unsigned k = 0;
+	int ret = 0;
+
+	if (!by)
+		return errmsg_set(err, -ENOMEM, "out of memory for %u jobs", n);
+	for (unsigned i = 0; i < n; i++)
+		if (specs[i].verify == VERIFY_READ_BACK)
+			by[k++] = &specs[i];
+	qsort(by, k, sizeof(*by), by_offset);
+	for (unsigned i = 1; i < k && !ret; i++)
+		if (by[i - 1]->offset + by[i - 1]->length > by[i]->offset)
+			ret = errmsg_set(err, -EINVAL, "--verify: jobs %u and %u share bytes of "
+					 "the target (each job verifies a region of its own: --split)",
+					 (unsigned)(by[i - 1] - specs), (unsigned)(by[i] - specs));
+	free(by);
+	return ret;
+}
+
+int jobs_check_verify(const struct measure_target *m, struct job_spec *specs, unsigned n,
+		      struct errmsg *err)
+{
+	uint64_t bs = 0, qd = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		any |= specs[i].verify != VERIFY_OFF;
+		bs = specs[i].bs > bs ? specs[i].bs : bs;
+		qd += specs[i].qd;
+	}
+	if (!any || n == 1)
+		return 0;
+	/* the streams on one simulated drive share its one set of buffers */
+	if (m->t.kind == TARGET_SIM && bs * qd > VERIFY_MAX_BUFFERS)
+		return errmsg_set(err, -EINVAL, "--verify needs a buffer of its own per IO in "
+				  "flight: on a simulated drive --bs x --qd x --jobs at most 1GiB");
+	return check_disjoint(specs, n, err);
+}
+
+/*
+ * --verify with several jobs: regions disjoint, one ledger to match what
+ * they find (a write of one job may go astray into another's region).
+ */
+static int verify_setup(struct jobs *js, struct errmsg *err)
+{
+	bool any = false;
+	int ret;
+
+	for (unsigned i = 0; i < js->n; i++)
+		any |= js->specs[i].verify != VERIFY_OFF;
+	if (!any || js->n == 1)
+		return 0;
+	ret = jobs_check_verify(js->m, js->specs, js->n, err);
+	if (!ret && verify_ledger_create(&js->ledger))
+		ret = errmsg_set(err, -ENOMEM, "out of memory for --verify");
+	for (unsigned i = 0; !ret && i < js->n; i++) {
+		js->specs[i].verify_ledger = js->ledger;
+		js->specs[i].verify_job = i;
+	}
+	return ret;
+}
+
+/*
+ * Every job done: settle the ledger, and the run's total of what the jobs
+ * found (pass time: the longest pass of jobs in threads, the sum of streams').
+ */
+static int verify_collect(struct jobs *js, struct errmsg *err)
+{
+	struct verify_result **each;
+
+	if (js->ledger) {
+		each = calloc(js->n, sizeof(*each));
+		if (!each)
+			return errmsg_set(err, -ENOMEM, "out of memory for --verify");
+		for (unsigned i = 0; i < js->n; i++)
+			each[i] = &js->res->job[i].verify;
+		verify_ledger_settle(js->ledger, each);
+		free(each);
+	}
+	memset(&js->res->merged.verify, 0, sizeof(js->res->merged.verify));
+	for (unsigned i = 0; i < js->n; i++)
+		verify_result_merge(&js->res->merged.verify, &js->res->job[i].verify);
+	if (js->n_workers == 1 && js->n > 1) {
+		/* streams on one drive: their passes ran one after the other */
+		js->res->merged.verify.pass_ns = 0;
+		for (unsigned i = 0; i < js->n; i++)
+			js->res->merged.verify.pass_ns += js->res->job[i].verify.pass_ns;
+	}
+	return 0;
+}
+
 int jobs_run(struct measure_target *m, struct job_spec *specs, unsigned n,
 	     const struct jobs_options *o, const volatile sig_atomic_t *stop,
 	     struct jobs_result *res, struct run_info *info, struct errmsg *err)
@@ -359,13 +464,17 @@ int jobs_run(struct measure_target *m, struct job_spec *specs, unsigned n,
 	const char *rw = info->rw;
 	pthread_condattr_t attr;
 	unsigned created = 0;
-	int ret;
+	int ret, vret;
 
 	BUG_ON(n == 0 || n > JOBS_MAX || res->n != n);
+	if ((ret = verify_setup(&js, err)))
+		return ret;
 	js.n_workers = streams ? 1 : n;
 	js.w = calloc(js.n_workers, sizeof(*js.w));
-	if (!js.w)
+	if (!js.w) {
+		verify_ledger_free(js.ledger);
 		return errmsg_set(err, -ENOMEM, "out of memory for %u jobs", n);
+	}
 	if (streams)
 		combine(&js);
 	pthread_mutex_init(&js.lock, NULL);
@@ -387,8 +496,14 @@ int jobs_run(struct measure_target *m, struct job_spec *specs, unsigned n,
 	watch(&js, created, stop);
 	for (unsigned i = 0; i < created; i++)
 		pthread_join(js.w[i].thread, NULL);
-	if (!ret)
+	if (!ret) {
 		ret = collect(&js, *stop != 0, info, err);
+		vret = verify_collect(&js, err);
+		ret = ret ? ret : vret;
+	}
+	for (unsigned i = 0; i < n; i++)
+		specs[i].verify_ledger = NULL;
+	verify_ledger_free(js.ledger);
 	pthread_cond_destroy(&js.cond);
 	pthread_mutex_destroy(&js.lock);
 	free(js.w);

@@ -20,6 +20,12 @@
  *
  * Jobs may have different specs (issue 11: a reader and a writer at once);
  * jobs_specs_from() makes the usual N copies of one spec.
+ *
+ * --verify (engine/verify.h): each job verifies its own region (verified
+ * jobs whose regions overlap are refused), with the spec's generation and
+ * its verify_stream; jobs_run gives them one ledger (engine/verify_match.h)
+ * so that a write misdirected from one job's region into another's counts
+ * once, and res->merged.verify is the jobs' total (verify_result_merge).
  */
 #ifndef IOMODEL_JOBS_H
 #define IOMODEL_JOBS_H
@@ -75,6 +81,15 @@ struct jobs_result {
  */
 int jobs_specs_from(const struct job_spec *base, unsigned n, bool split,
 		    struct job_spec *specs, struct errmsg *err);
+
+/*
+ * --verify with several jobs (jobs_run checks it too): jobs that keep data
+ * on the target verify regions of their own, and the streams of a simulated
+ * drive (whose buffers they share) need at most VERIFY_MAX_BUFFERS in all.
+ * 0, or -EINVAL with a message.
+ */
+int jobs_check_verify(const struct measure_target *m, struct job_spec *specs, unsigned n,
+		      struct errmsg *err);
 
 /*
  * CPUs this process may run on: fills `cpus` (up to `max`) and returns how

@@ -178,6 +178,11 @@ int measure_check_job(const struct measure_target *m, struct job_spec *s, struct
 	if (offset_gen_init(&probe, s->offset, s->length, s->bs, s->align, s->random, s->seed,
 			    &why))
 		return errmsg_set(err, -EINVAL, "'%s': %s", t->path, why.text);
+	if (s->verify && t->kind == TARGET_SIM && m->dev->ops->keep_data &&
+	    sim_fault_data_any(&m->spec.faults))
+		return errmsg_set(err, -EINVAL, "'%s' keeps its data in its members: data faults "
+				  "go to a member (bad_member_lost_write_rate, bad_member_bitflip_rate), "
+				  "not to the whole array", t->path);
 	return s->verify ? check_verify(t, s, &probe, err) : 0;
 }
 
@@ -193,9 +198,13 @@ static int open_backend(struct measure_target *m, unsigned *qd, bool verify,
 	enum backend_kind kind = m->t.kind == TARGET_NULL ? BACKEND_NULL : m->engine;
 	int ret;
 
-	if (m->t.kind == TARGET_SIM && verify && !m->store &&
-	    sim_store_create(&m->store, SIM_STORE_LIMIT))
+	if (m->t.kind == TARGET_SIM && verify && m->dev->ops->keep_data) {
+		if (m->dev->ops->keep_data(m->dev, SIM_STORE_LIMIT))
+			return errmsg_set(err, -ENOMEM, "out of memory for the simulated drive's data");
+	} else if (m->t.kind == TARGET_SIM && verify && !m->store &&
+		   sim_store_create(&m->store, SIM_STORE_LIMIT)) {
 		return errmsg_set(err, -ENOMEM, "out of memory for the simulated drive's data");
+	}
 	if (m->t.kind == TARGET_SIM)
 		return sim_backend_open(be, &params, m->dev, m->store, &m->spec.faults, m->seed,
 					m->sim_clock_ns, err);

@@ -116,6 +116,7 @@ check_options qd "QD OPTIONS"
 check_options profile "PROFILE OPTIONS"
 check_options raid "RAID OPTIONS"
 check_options replay "REPLAY OPTIONS"
+check_options assess "ASSESS OPTIONS"
 
 # Every command of `iomodel --help` is in the SYNOPSIS and has a COMMANDS entry.
 "$IOMODEL" --help | awk '/^commands:/{ f = 1; next } /^$/{ f = 0 } f && /^  [a-z]/{ print $1 }' \
@@ -260,4 +261,14 @@ while read -r path; do
 		;;
 	esac
 done <"$work/raid.paths"
+# --- assess ------------------------------------------------------------------
+"$IOMODEL" assess --target sim:intel-x25m-g2 --time-per-phase 1s --json >"$work/assess.json" 2>/dev/null
+ok "assess with --json exits 0" [ $? -eq 0 ]
+md_section "iomodel.assess/1" >"$work/doc.assess"
+ok "docs/json-schema.md has a section on iomodel.assess/1" [ -s "$work/doc.assess" ]
+json_paths "$work/assess.json" >"$work/assess.paths"
+while read -r path; do
+	ok "assess JSON key \`$path\` is documented in the iomodel.assess/1 section" \
+		documented "$path" "$work/doc.assess"
+done <"$work/assess.paths"
 finish

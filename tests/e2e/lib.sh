@@ -38,6 +38,12 @@ json() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# json_true FILE EXPR: succeeds only when EXPR over the file's JSON `d` is true
+# (for `ok`; `json` prints and always succeeds)
+json_true() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not eval(sys.argv[2]))' "$1" "$2"
+}
+
 # run_status CMD...: run, keep stdout/stderr in $out/$err files, echo status
 run_status() {
 	"$@" >"$work/out" 2>"$work/err"

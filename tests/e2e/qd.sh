@@ -31,6 +31,31 @@ PY
 "$IOMODEL" fit "$work/r.json" --json >"$work/model.json" 2>"$work/err"
 ok "fit reads qd's JSON: a queue-depth model comes back" python3 -c "
 import json; d = json.load(open('$work/model.json')); assert d['model']['read']['queue_depth']['gain_qd32'] > 1.3, d['model']['read']"
+"$IOMODEL" report "$work/r.json" -o "$work/r.html" --png-dir "$work/charts" 2>"$work/err"
+ok "report of qd's JSON: IOPS, mean and p99 latency against depth, each a chart" \
+	bash -c "ls '$work/charts' | tr '\n' ' ' | grep -q 'qd-iops-read.png .*qd-latency-read.png .*qd-p99-read.png'"
+ok "the p99 chart has its axis, the model's dashed key and one legend entry per drive" python3 - "$work/r.html" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+html = open(sys.argv[1], encoding="utf-8").read()
+svgs = [" | ".join("".join(t.itertext()) for t in ET.fromstring(s).iter("{http://www.w3.org/2000/svg}text"))
+        for s in re.findall(r"<svg.*?</svg>", html, re.S)]
+p99 = [t for t in svgs if "p99 latency (ms, log scale)" in t]
+assert len(p99) == 1, svgs
+assert "model: mean response time q / IOPS(q)" in p99[0] and "4 KiB" in p99[0], p99[0]
+PY
+python3 - "$work/r.json" >"$work/nop99.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for run in d["runs"]:
+    for res in run["results"]:
+        for k in ("p50", "p90", "p95", "p99", "p999"):
+            res["lat_us"].pop(k, None)
+print(json.dumps(d))
+PY
+"$IOMODEL" report "$work/nop99.json" -o "$work/n.html" --png-dir "$work/ncharts" 2>"$work/err"
+ok "without percentiles in the runs: no p99 chart, the other two still drawn" \
+	bash -c "[ -e '$work/ncharts/02-qd-latency-read.png' ] && ! ls '$work/ncharts' | grep -q p99"
+
 "$IOMODEL" qd --target sim:wd6400aaks --qd 1:8 >"$work/table"
 ok "the table has a row per depth and the model line" \
 	bash -c "[ \$(grep -cE '^ +[0-9]+ ' '$work/table') -eq 4 ] && grep -q '^model: R(q)' '$work/table'"

@@ -35,33 +35,35 @@ ok "RAID 10 plan exits 0" [ $? -eq 0 ]
 ok "RAID 10 of 4 x 640 GiB holds 1280 GiB" \
 	[ "$(json "$work/r10.json" 'd["raid"]["capacity_bytes"]')" = $((1280 << 30)) ]
 str=$(json "$work/wd.json" 'd["model"]["read"]["str_mib_s"]')
+# twice within 1 %: the plan fits the array's STR from the member's times at
+# the size each member sees, as characterize would, not as 2 x the member's STR
 ok "RAID 10 of 4: sequential reads twice a member's" \
-	json "$work/r10.json" "abs(d['operations']['seq_read']['mib_s'] / $str - 2) < 1e-9"
+	json_true "$work/r10.json" "abs(d['operations']['seq_read']['mib_s'] / $str - 2) < 0.02"
 ok "MTTDL is printed with its caveat" \
-	json "$work/r10.json" "d['raid']['mttdl_hours'] > 0 and 'meaningless' in d['raid']['mttdl_caveat']"
+	json_true "$work/r10.json" "d['raid']['mttdl_hours'] > 0 and 'meaningless' in d['raid']['mttdl_caveat']"
 "$IOMODEL" raid --level 5 --disks 4 --member "$member" --capacity 640g --json \
 	>"$work/r5.json" 2>"$work/r5.err"
 ok "RAID 5 plan exits 0" [ $? -eq 0 ]
 w1=$(json "$work/wd.json" '1 / (d["model"]["write"]["penalty_ms"] / 1e3 + 4096 / (d["model"]["write"]["str_mib_s"] * 2**20))')
 ok "RAID 5 small random writes are slower than one member's" \
-	json "$work/r5.json" "d['operations']['rand_write']['iops'] < $w1"
+	json_true "$work/r5.json" "d['operations']['rand_write']['iops'] < $w1"
 ok "RAID 5 small writes: read-modify-write" \
-	json "$work/r5.json" "d['operations']['rand_write']['method'] == 'read-modify-write'"
+	json_true "$work/r5.json" "d['operations']['rand_write']['method'] == 'read-modify-write'"
 ok "RAID 5 of 4 survives one failure: loss under RAID 0's" \
-	json "$work/r5.json" "d['raid']['afr_percent'] < 1"
+	json_true "$work/r5.json" "d['raid']['afr_percent'] < 1"
 
 # the array's model
 "$IOMODEL" raid --level 5 --disks 4 --member "$member" --qd 8 -o "$work/array.json" \
 	>"$work/plan.txt" 2>"$work/plan.err"
 ok "raid -o exits 0" [ $? -eq 0 ]
 ok "the array model has the row as its erase block" \
-	json "$work/array.json" "d['model']['write']['erase_block_method'] == 'raid row' and abs(d['model']['write']['erase_block']['unit_mib'] - 0.1875) < 1e-9"
+	json_true "$work/array.json" "d['model']['write']['erase_block_method'] == 'raid row' and abs(d['model']['write']['erase_block']['unit_mib'] - 0.1875) < 1e-9"
 "$IOMODEL" predict --model "$work/array.json" --rw randread --bs 4k --qd 8 --json \
 	>"$work/pred.json" 2>"$work/pred.err"
 ok "predict reads the array model" [ $? -eq 0 ]
 planned=$(grep 'random read 4 KiB QD8' "$work/plan.txt" | awk '{ print $6 }')
 ok "predict at the planned depth is within 10 % of the plan ($planned IOPS)" \
-	json "$work/pred.json" "abs(d['iops'] / $planned - 1) < 0.10"
+	json_true "$work/pred.json" "abs(d['iops'] / $planned - 1) < 0.10"
 "$IOMODEL" report "$work/array.json" -o "$work/array.html" >/dev/null 2>&1
 ok "report draws the array model" [ -s "$work/array.html" ]
 
@@ -70,7 +72,7 @@ ok "report draws the array model" [ -s "$work/array.html" ]
 	>"$work/simm.json" 2>"$work/simm.err"
 ok "raid --member sim:wd6400aaks exits 0" [ $? -eq 0 ]
 ok "its capacity and zone rates come from the preset" \
-	json "$work/simm.json" "d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536) and d['link']['zones_known'] and d['link']['array_outer_mib_s'] == 216"
+	json_true "$work/simm.json" "d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536) and d['link']['zones_known'] and d['link']['array_outer_mib_s'] == 216"
 
 # the link
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 1gbe >"$work/link.txt" 2>&1

@@ -14,9 +14,9 @@ arr='sim:raid5,disks=4,member=wd6400aaks,member_write_cache=off'
 "$IOMODEL" run --target "$arr" --rw randwrite --bs 4k --ios 200 --json >"$work/run.json" 2>"$work/run.err"
 ok "run on a simulated RAID 5 exits 0" [ $? -eq 0 ]
 ok "its results carry the four members' counters" \
-	json "$work/run.json" "len(d['device']['members']) == 4 and d['device']['model'] == 'raid5'"
+	json_true "$work/run.json" "len(d['device']['members']) == 4 and d['device']['model'] == 'raid5'"
 ok "a small write costs the members 2 reads and 2 writes" \
-	json "$work/run.json" "sum(m['host_write_bytes'] for m in d['device']['members']) == 2 * 200 * 4096 and sum(m['host_read_bytes'] for m in d['device']['members']) == 2 * 200 * 4096"
+	json_true "$work/run.json" "sum(m['host_write_bytes'] for m in d['device']['members']) == 2 * 200 * 4096 and sum(m['host_read_bytes'] for m in d['device']['members']) == 2 * 200 * 4096"
 "$IOMODEL" sweep --target "$arr" --rw randread --bs 4k:64k --point-ios 100 --json >"$work/sweep.json" 2>"$work/sweep.err"
 ok "sweep on a simulated RAID 5 exits 0" [ $? -eq 0 ]
 "$IOMODEL" sim show raid5 >"$work/show.txt" 2>&1

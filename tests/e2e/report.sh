@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.sh — `iomodel report`: one self-contained HTML file with SVG charts
 # from models, sweeps and runs of simulated drives (two models, a sweep and a
-# run overlaid); PNG copies with --png-dir; nothing left in $TMPDIR; bad input
+# run overlaid), the erase-block merge steps drawn for the drive that has them; PNG copies with --png-dir; nothing left in $TMPDIR; bad input
 # gets one line on stderr, status 2 and no output file; the page rendered by
 # headless Chromium is not blank (skipped, status 77, when chromium is missing).
 set -u
@@ -44,6 +44,20 @@ ok "r.html names the sweep and the run by file name" grep -q '<b>w</b>.*<b>run</
 ok "spec sheet table with confidence intervals" grep -qF '95 % CI' r.html
 ok "spec sheet: OCZ erase block fitted on the merge steps" grep -qF '10.8 MiB (fit)' r.html
 ok "run table with percentiles" grep -qF 'p99.9, ms' r.html
+# the steps the merge chart draws are in the model it draws them from: writes inside one
+# erase block pay one merge, writes spanning blocks two (more above penalty + size/STR)
+python3 - ocz.json >steps 2>&1 <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["model"]["write"]
+eb = w["erase_block"]
+unit = eb["unit_mib"] * 2**20
+above = lambda p: p["mean_lat_ms"] - eb["penalty_ms"] - p["size_bytes"] / (eb["write_str_mib_s"] * 2**20) * 1e3
+one = [above(p) for p in w["points"] if p["qd"] == 1 and p["size_bytes"] <= unit / 64]
+two = [above(p) for p in w["points"] if p["qd"] == 1 and 2 * unit <= p["size_bytes"] <= 16 * unit]
+print("inside a block %.0f ms, spanning blocks %.0f ms" % (min(one), min(two)))
+sys.exit(0 if one and two and min(two) > 1.25 * max(one) else 1)
+PY
+ok "OCZ writes step from one merge to two ($(tail -1 steps))" [ $? -eq 0 ]
 
 # each inlined SVG is well-formed XML; legends and axis titles as the brief says
 python3 - r.html >svg-check 2>&1 <<'PY'
@@ -62,6 +76,12 @@ need = ["sim:ocz-core", "sim:wd6400aaks", "request size (bytes, log scale)",
         "IOs outstanding (queue depth, log scale)", "4 KiB", "1 MiB", "100",
         "Latency distribution", "run: randread 4 KiB QD8", "erase block 10.8 MiB"]
 missing = [n for n in need if n not in allt]
+# the erase-block merge steps: one chart, for the drive whose model found an erase block
+steps = [t for t in texts if "time above penalty + size/STR (ms)" in t]
+if len(steps) != 1 or "erase block 10.8 MiB" not in steps[0] or \
+   "erase-block model: merges of partly written units" not in steps[0] or \
+   "sim:wd6400aaks" in steps[0]:
+    missing.append("one merge-steps chart of sim:ocz-core (%d)" % len(steps))
 ids = re.findall(r'id="([^"]+)"', html)
 print("svgs", len(svgs), "missing", missing, "duplicate ids", len(ids) - len(set(ids)))
 sys.exit(1 if missing or len(ids) != len(set(ids)) else 0)

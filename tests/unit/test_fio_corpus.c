@@ -5,7 +5,8 @@
  * lists: op, random, size, iodepth, jobs, qd = iodepth x jobs, and IOPS
  * within rounding of what the file says; jobs that cannot be told are
  * skipped with one warning each. json+ percentiles computed from the bins
- * match those fio printed. Every file in the folder must be listed.
+ * match those fio printed, and the latency distribution kept on the point
+ * is sound (check_cdf). Every file in the folder must be listed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -123,40 +124,140 @@ static bool check_file(struct check_state *st, const char *dir, const char *file
 	return ret == 0;
 }
 
-/* json+: the percentiles from the bins are the ones fio printed (fio takes them so too). */
-static void check_bins(struct check_state *st, const char *dir)
+/* The json+ files of the corpus: each imports into one point with a distribution. */
+static const char *const jsonplus_files[] = {
+	"jsonplus-randread-16k-qd8.json",
+	"jsonplus/randread-4k-qd1.json",
+	"jsonplus/randread-4k-qd8.json",
+	"jsonplus/randread-64k-qd1.json",
+	"jsonplus/randread-64k-qd8.json",
+	"jsonplus-total-randwrite-16k-qd4.json",	/* lat_ns bins only */
+	"jsonplus-numjobs2-randread-8k-qd2.json",	/* two entries, bins merged */
+	"handmade/fio-2.15-jsonplus-randread-4k-qd8.json",	/* fio 2: indexed, in µs */
+};
+
+/* fio's own figures for one direction over a file's entries: ranges over them. */
+struct fio_printed {
+	double pct_lo[LAT_PCTS], pct_hi[LAT_PCTS];	/* s */
+	double min_s, max_s;
+	unsigned entries;
+};
+
+/* The latency object of `sec` that the point's kind names, and its scale to s. */
+static const json_t *printed_object(const json_t *sec, enum point_lat_kind kind, double *scale)
+{
+	const char *ns = kind == POINT_LAT_TOTAL ? "lat_ns" : "clat_ns";
+	const json_t *o = json_object_get(sec, ns);
+
+	*scale = 1e-9;
+	if (!o) {
+		o = json_object_get(sec, kind == POINT_LAT_TOTAL ? "lat" : "clat");
+		*scale = 1e-6;
+	}
+	return o;
+}
+
+static void read_printed(const json_t *root, const struct perf_point *p,
+			 struct fio_printed *out)
 {
 	static const char *const keys[LAT_PCTS] = {
 		"50.000000", "90.000000", "95.000000", "99.000000", "99.900000",
 	};
-	char path[PATH_MAX];
-	struct point_set ps;
-	struct errmsg err;
-	json_error_t jerr;
-	json_t *root, *pct;
+	const json_t *jobs = json_object_get(root, "jobs");
 
-	snprintf(path, sizeof(path), "%s/jsonplus-randread-16k-qd8.json", dir);
-	root = json_load_file(path, 0, &jerr);
-	CHECK(st, root != NULL, "%s: %s", path, jerr.text);
-	pct = json_object_get(json_object_get(json_object_get(json_array_get(
-		json_object_get(root, "jobs"), 0), "read"), "clat_ns"), "percentile");
-	CHECK(st, json_object_get(json_object_get(json_object_get(json_array_get(
-		json_object_get(root, "jobs"), 0), "read"), "clat_ns"), "bins") != NULL,
-	      "the json+ file has bins");
-	point_set_init(&ps);
-	if (!import_points_file(&ps, path, &err) && ps.len == 1) {
-		for (int k = 0; k < LAT_PCTS; k++) {
-			double fio = json_number_value(json_object_get(pct, keys[k])) * 1e-9;
-
-			CHECK(st, fabs(ps.points[0].clat_pct_s[k] - fio) <= 1e-12,
-			      "p%s: bins give %.9f s, fio printed %.9f s", keys[k],
-			      ps.points[0].clat_pct_s[k], fio);
-		}
-	} else {
-		CHECK(st, 0, "%s: %s", path, err.text);
+	*out = (struct fio_printed){ .min_s = INFINITY };
+	for (int k = 0; k < LAT_PCTS; k++) {
+		out->pct_lo[k] = INFINITY;
+		out->pct_hi[k] = 0;
 	}
-	point_set_release(&ps);
-	json_decref(root);
+	for (size_t i = 0; i < json_array_size(jobs); i++) {
+		double scale;
+		const json_t *o = printed_object(json_object_get(json_array_get(jobs, i),
+							       io_op_name(p->op)), p->lat_kind, &scale);
+		const json_t *pct = json_object_get(o, "percentile");
+
+		if (!pct)
+			continue;
+		out->entries++;
+		for (int k = 0; k < LAT_PCTS; k++) {
+			double v = json_number_value(json_object_get(pct, keys[k])) * scale;
+
+			out->pct_lo[k] = fmin(out->pct_lo[k], v);
+			out->pct_hi[k] = fmax(out->pct_hi[k], v);
+		}
+		out->min_s = fmin(out->min_s, json_number_value(json_object_get(o, "min")) * scale);
+		out->max_s = fmax(out->max_s, json_number_value(json_object_get(o, "max")) * scale);
+	}
+}
+
+/*
+ * The distribution: rising, ending at 1, its ends within fio's bucket
+ * resolution (1/64) of the min and max fio measured, and consistent with
+ * the percentiles (a step below the p-th percentile holds less than p %
+ * of the IOs, one at or above it at least p %).
+ */
+static void check_cdf(struct check_state *st, const char *file, const struct perf_point *p,
+		      const struct fio_printed *f)
+{
+	const struct lat_cdf *c = &p->cdf;
+
+	CHECK(st, c->n >= 2 && lat_cdf_valid(c), "%s: a CDF of %u steps, valid %d", file, c->n,
+	      lat_cdf_valid(c));
+	if (c->n < 2)
+		return;
+	CHECK(st, c->frac[c->n - 1] == 1, "%s: the CDF ends at %g", file, c->frac[c->n - 1]);
+	CHECK(st, fabs(c->lat_s[c->n - 1] - f->max_s) <= f->max_s / 64,
+	      "%s: last step %.9f s, fio's max %.9f s", file, c->lat_s[c->n - 1], f->max_s);
+	CHECK(st, fabs(c->lat_s[0] - f->min_s) <= f->min_s / 64 + 1e-9,
+	      "%s: first step %.9f s, fio's min %.9f s", file, c->lat_s[0], f->min_s);
+	for (int k = 0; k < LAT_PCTS; k++)
+		for (unsigned m = 0; m < c->n; m++)
+			CHECK(st, c->lat_s[m] < p->clat_pct_s[k]
+				  ? c->frac[m] < lat_pct_levels[k] / 100
+				  : c->frac[m] >= lat_pct_levels[k] / 100 - 1e-12,
+			      "%s: step %u (%.9f s, %g) against p%g %.9f s", file, m, c->lat_s[m],
+			      c->frac[m], lat_pct_levels[k], p->clat_pct_s[k]);
+}
+
+/*
+ * json+: the percentiles from the bins are the ones fio printed (fio takes
+ * them so too) — for the clones' merged bins, between those of the entries —
+ * and the distribution is sound.
+ */
+static void check_bins(struct check_state *st, const char *dir)
+{
+	for (size_t i = 0; i < sizeof(jsonplus_files) / sizeof(jsonplus_files[0]); i++) {
+		const char *file = jsonplus_files[i];
+		char path[PATH_MAX];
+		struct fio_printed f;
+		struct point_set ps;
+		struct errmsg err;
+		json_error_t jerr;
+		json_t *root;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		root = json_load_file(path, JSON_DISABLE_EOF_CHECK, &jerr);
+		CHECK(st, root != NULL, "%s: %s", path, jerr.text);
+		point_set_init(&ps);
+		if (!root || import_points_file(&ps, path, &err) || ps.len != 1) {
+			CHECK(st, 0, "%s: one point expected: %s", file, root ? err.text : "");
+			json_decref(root);
+			point_set_release(&ps);
+			continue;
+		}
+		read_printed(root, &ps.points[0], &f);
+		CHECK(st, f.entries >= 1, "%s: fio printed percentiles", file);
+		CHECK(st, (ps.points[0].lat_kind == POINT_LAT_TOTAL) == !!strstr(file, "total"),
+		      "%s: latency kind %d", file, ps.points[0].lat_kind);
+		for (int k = 0; k < LAT_PCTS; k++)
+			CHECK(st, ps.points[0].clat_pct_s[k] >= f.pct_lo[k] - 1e-12 &&
+				  ps.points[0].clat_pct_s[k] <= f.pct_hi[k] + 1e-12,
+			      "%s: p%g: bins give %.9f s, fio printed %.9f .. %.9f s", file,
+			      lat_pct_levels[k], ps.points[0].clat_pct_s[k], f.pct_lo[k], f.pct_hi[k]);
+		check_cdf(st, file, &ps.points[0], &f);
+		point_set_release(&ps);
+		json_decref(root);
+	}
 }
 
 /* Every .json and .txt under dir (and its subfolders) is in the manifest. */

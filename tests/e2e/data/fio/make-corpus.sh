@@ -20,6 +20,18 @@ one() {
 
 one iec-randread json json-iec-randread-4Ki-qd4.json --rw=randread --bs=4Ki --iodepth=4
 one plus-randread json+ jsonplus-randread-16k-qd8.json --rw=randread --bs=16k --iodepth=8
+# json+ (latency histogram bins): a size x depth grid, total latency alone, clones
+mkdir -p jsonplus
+for bs in 4k 64k; do
+	for qd in 1 8; do
+		one plus-grid json+ "jsonplus/randread-$bs-qd$qd.json" --rw=randread --bs="$bs" \
+			--iodepth="$qd"
+	done
+done
+one plus-total json+ jsonplus-total-randwrite-16k-qd4.json --rw=randwrite --bs=16k --iodepth=4 \
+	--clat_percentiles=0 --lat_percentiles=1
+one plus-clones json+ jsonplus-numjobs2-randread-8k-qd2.json --rw=randread --bs=8k --iodepth=2 \
+	--numjobs=2
 one normal-write normal,json normal-json-write-128Ki-qd2.txt --rw=write --bs=128Ki --iodepth=2
 one clones json numjobs3-randread-8k-qd2.json --rw=randread --bs=8k --iodepth=2 --numjobs=3
 one grouped json numjobs3-group-randwrite-4KB-qd4.json --rw=randwrite --bs=4KB --iodepth=4 \
