@@ -38,12 +38,18 @@ uint64_t backend_wall_now_ns(struct backend *be)
 
 /* Longest sleep between two polls of a wall-clock backend waiting for a deadline. */
 #define POLL_SLEEP_NS 100000ULL
+/* Longest wait of one call, so that its caller sees a stop flag (SIGINT) in time. */
+#define MAX_WAIT_NS 10000000ULL
 
 int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
 		       unsigned max_done)
 {
+	uint64_t give_up = monotonic_ns() + MAX_WAIT_NS;
+
 	if (be->ops->reap_until)
 		return be->ops->reap_until(be, deadline_ns, done, max_done);
+	if (deadline_ns > give_up)
+		deadline_ns = give_up;
 	for (;;) {
 		int n = be->ops->submit_and_reap(be, 0, done, max_done);
 		uint64_t now = monotonic_ns();

@@ -96,7 +96,9 @@ static inline uint64_t backend_now_ns(struct backend *be)
  * Submit the queued requests and return the completions due by
  * `deadline_ns`, 0 or more, without waiting past it: the backend's own
  * reap_until, or else polling (submit_and_reap for 0) and short sleeps on the
- * wall clock. Returns a count or a negative errno.
+ * wall clock, then at most 10 ms per call (an open replay's wait for a far
+ * arrival returns now and then, so that its stop flag is seen). Returns a
+ * count or a negative errno.
  */
 int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
 		       unsigned max_done);

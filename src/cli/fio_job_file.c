@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "io/fio_job.h"
+#include "io/output_file.h"
 #include "util/dynbuf.h"
 
 #define MAX_FIO_JOBS 100000
@@ -41,34 +42,61 @@ static int command_line(struct dynbuf *b, int argc, char **argv)
 	return ret;
 }
 
+/* The job file's text in a malloc'ed buffer: 0, -EINVAL (a job fio cannot run) or -ENOMEM. */
+static int render(const struct fio_job_target *t, const struct fio_job_section *jobs, size_t n,
+		  char **text, size_t *len)
+{
+	FILE *mem = open_memstream(text, len);
+	int ret;
+
+	if (!mem)
+		return -ENOMEM;
+	ret = fio_job_write(mem, t, jobs, n);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret == -EIO ? -ENOMEM : ret;
+}
+
+/* The whole file is made before `path` is opened, so that bad input leaves it untouched. */
 static int write_sections(const char *path, const struct measure_target *m,
 			  const struct fio_job_section *jobs, size_t n, int argc, char **argv)
 {
 	struct fio_job_target t = { .path = m->t.path, .ioengine = fio_engine(m->engine),
 				    .direct = m->direct };
+	struct errmsg err;
 	struct dynbuf cmd;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f;
 	int ret;
 
+	if (output_file_is_target(path, m->t.fd))
+		return bad("--fio-job '%s': is the target of this run", path);
 	dynbuf_init(&cmd, 1 << 16);
 	if (command_line(&cmd, argc, argv))
 		return bad("--fio-job: command line too long");
 	t.command = dynbuf_ptr(&cmd);
-	f = fopen(path, "w");
-	if (!f) {
-		dynbuf_release(&cmd);
-		return bad("--fio-job '%s': %s", path, strerror(errno));
-	}
-	ret = fio_job_write(f, &t, jobs, n);
+	ret = render(&t, jobs, n, &text, &len);
 	dynbuf_release(&cmd);
-	if (fclose(f) && !ret)
-		ret = -EIO;
 	if (ret == -EINVAL)
 		return bad("--fio-job: a job of this plan cannot be written for fio");
-	if (ret) {
-		fprintf(stderr, "iomodel: --fio-job '%s': %s\n", path, strerror(-ret));
-		return EXIT_FAILED;
+	if (ret)
+		return fputs("iomodel: --fio-job: out of memory\n", stderr), EXIT_FAILED;
+	f = output_file_open(path, NULL, &err);
+	if (!f) {
+		free(text);
+		return bad("--fio-job: %s", err.text);
 	}
+	ret = fwrite(text, 1, len, f) == len ? 0 : -EIO;
+	free(text);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		return say("--fio-job: cannot write '%s': %s", path, strerror(-ret)), EXIT_FAILED;
 	return EXIT_OK;
 }
 

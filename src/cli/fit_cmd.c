@@ -12,6 +12,7 @@
 #include "cli/run_options.h"
 #include "io/import.h"
 #include "io/model_output.h"
+#include "io/output_file.h"
 #include "io/run_output.h"
 #include "model/drive_model.h"
 #include "util/dynbuf.h"
@@ -51,10 +52,14 @@ int print_drive_model(const char *source, const struct drive_model *m, bool json
 		      const char *output)
 {
 	if (output) {
-		FILE *f = fopen(output, "w");
-		int ret = f ? json_dump_document(f, model_to_json(source, m)) : -errno;
+		struct errmsg err;
+		FILE *f = output_file_open(output, NULL, &err);
+		int ret;
 
-		if (f && fclose(f) && !ret)
+		if (!f)
+			return bad("-o: %s", err.text);
+		ret = json_dump_document(f, model_to_json(source, m));
+		if (fclose(f) && !ret)
 			ret = -errno;
 		if (ret) {
 			say("cannot write '%s': %s", output, strerror(-ret));

@@ -16,6 +16,7 @@
 #include "cli/raid_member.h"
 #include "cli/run_options.h"
 #include "io/model_output.h"
+#include "io/output_file.h"
 #include "io/run_output.h"
 #include "model/raid.h"
 #include "util/units.h"
@@ -491,6 +492,12 @@ static json_t *pos(double v)
 	return v > 0 && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Any JSON number: null where it is not finite (an MTTDL without losses, a tiny AFR). */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *raid_json(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
@@ -502,19 +509,20 @@ static json_t *raid_json(const struct raid_plan *p)
 			"kind", p->m[i]->ssd ? "ssd" : "hdd",
 			"capacity_bytes", p->m[i]->capacity ? json_integer((json_int_t)p->m[i]->capacity)
 							     : json_null()));
-	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:f,s:b,s:o,s:f,s:f,s:o,s:f,s:o,s:o,"
-			 "s:f,s:f,s:f,s:f,s:s,s:b,s:b}",
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:f,s:o,s:o,"
+			 "s:o,s:o,s:f,s:o,s:s,s:b,s:b}",
 		"level", raid_level_name(o->layout.level) + 5, "disks", (json_int_t)o->layout.disks,
 		"stripe_bytes", (json_int_t)o->layout.stripe, "row_bytes", (json_int_t)p->fo.row_bytes,
 		"data_disks", (json_int_t)raid_data_disks(&o->layout), "members", members,
 		"capacity_bytes", p->capacity ? json_integer((json_int_t)p->capacity) : json_null(),
-		"afr_percent", 100 * r->annual_loss, "member_afr_default", p->afr_default,
-		"member_afr_percent", json_real(100 * p->afr), "mttf_hours", r->mttf_h,
-		"mttr_hours", r->mttr_h, "rebuild_mib_s", pos(p->rebuild_bps / MIB),
-		"ure_per_bit", o->uber, "p_ure_rebuild", p->capacity ? json_real(r->p_ure) : json_null(),
-		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", r->mttdl_no_ure_h,
-		"annual_loss_repaired_percent", 100 * r->annual_loss_repaired, "years", o->years,
-		"loss_over_years_percent", 100 * r->loss_over_years, "mttdl_caveat", raid_mttdl_caveat,
+		"afr_percent", real(100 * r->annual_loss), "member_afr_default", p->afr_default,
+		"member_afr_percent", real(100 * p->afr), "mttf_hours", real(r->mttf_h),
+		"mttr_hours", real(r->mttr_h), "rebuild_mib_s", pos(p->rebuild_bps / MIB),
+		"ure_per_bit", o->uber, "p_ure_rebuild", p->capacity ? real(r->p_ure) : json_null(),
+		"mttdl_hours", pos(r->mttdl_h), "mttdl_no_ure_hours", real(r->mttdl_no_ure_h),
+		"annual_loss_repaired_percent", real(100 * r->annual_loss_repaired), "years", o->years,
+		"loss_over_years_percent", real(100 * r->loss_over_years),
+		"mttdl_caveat", raid_mttdl_caveat,
 		"shared_latency", p->shared, "shared_latency_default", p->shared_default);
 }
 
@@ -705,6 +713,7 @@ static int print_text(const struct raid_plan *p)
 static int write_array_model(const struct raid_plan *p)
 {
 	char source[320];
+	struct errmsg err;
 	struct drive_model dm;
 	json_t *doc;
 	FILE *f;
@@ -721,9 +730,11 @@ static int write_array_model(const struct raid_plan *p)
 	}
 	if (doc)
 		json_object_set_new(doc, "raid", raid_json(p));
-	f = fopen(p->o->output, "w");
-	ret = f ? json_dump_document(f, doc) : (json_decref(doc), -errno);
-	if (f && fclose(f) && !ret)
+	f = output_file_open(p->o->output, NULL, &err);
+	if (!f)
+		return json_decref(doc), bad("-o: %s", err.text);
+	ret = json_dump_document(f, doc);
+	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
 		fprintf(stderr, "iomodel: cannot write '%s': %s\n", p->o->output, strerror(-ret));

@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "cli/signals.h"
+#include "io/output_file.h"
 #include "io/run_output.h"
 #include "io/trace.h"
 #include "model/demerit.h"
@@ -209,15 +211,12 @@ static int print_result(const struct replay_cli *o, const struct measure_target 
 	return ferror(stdout) ? -EIO : 0;
 }
 
-/* --log: the per-request CSV. 0 or EXIT_FAILED after a message. */
-static int write_log(const char *path, const struct trace *t, const struct replay_result *r)
+/* --log: the per-request CSV into `f` (opened before the replay), closed. 0 or EXIT_FAILED. */
+static int write_log(FILE *f, const char *path, const struct trace *t,
+		     const struct replay_result *r)
 {
-	FILE *f = fopen(path, "w");
 	int bad_write;
 
-	if (!f)
-		return fprintf(stderr, "iomodel: --log '%s': %s\n", path, strerror(errno)),
-		       EXIT_FAILED;
 	fprintf(f, t->measured ? "line,op,offset,bytes,service_ms,measured_ms\n"
 			       : "line,op,offset,bytes,service_ms\n");
 	for (size_t i = 0; i < t->n; i++) {
@@ -233,24 +232,32 @@ static int write_log(const char *path, const struct trace *t, const struct repla
 	}
 	bad_write = ferror(f);
 	if (fclose(f) || bad_write)
-		return fprintf(stderr, "iomodel: --log '%s': write failed\n", path), EXIT_FAILED;
+		return say("--log '%s': write failed", path), EXIT_FAILED;
 	return 0;
 }
 
 static int replay_on(struct replay_cli *o, struct measure_target *m, struct trace *t,
 		     const volatile sig_atomic_t *stop)
 {
-	struct replay_result *r = malloc(sizeof(*r));
+	struct replay_result *r;
 	unsigned printed = 0;
 	struct errmsg err;
+	FILE *log = NULL;
+	bool log_made = false;
 	int ret, status;
 
-	if (!r)
-		return fprintf(stderr, "iomodel: out of memory\n"), EXIT_FAILED;
-	ret = replay_run(m, t, &o->ro, stop, r, &err);
+	/* --log is opened before the replay: a bad path is bad input, found before any IO */
+	if (o->log_path && output_file_is_target(o->log_path, m->t.fd))
+		return bad("--log '%s': is the target of this replay", o->log_path);
+	if (o->log_path && !(log = output_file_open(o->log_path, &log_made, &err)))
+		return bad("--log: %s", err.text);
+	r = malloc(sizeof(*r));
+	ret = r ? replay_run(m, t, &o->ro, stop, r, &err) : -ENOMEM;
 	print_new_notices(m, &printed);
-	if (ret && !r->error.set && !r->service_ns) {
-		fprintf(stderr, "iomodel: %s\n", err.text);
+	if (!r || (ret && !r->error.set && !r->service_ns)) {
+		say("%s", r ? err.text : "out of memory");
+		if (log && !fclose(log) && log_made)
+			unlink(o->log_path);
 		free(r);
 		return exit_status_of_error(ret);
 	}
@@ -258,7 +265,7 @@ static int replay_on(struct replay_cli *o, struct measure_target *m, struct trac
 		     : r->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 	if (print_result(o, m, t, r) && status == EXIT_OK)
 		status = EXIT_FAILED;
-	if (o->log_path && write_log(o->log_path, t, r) && status == EXIT_OK)
+	if (log && write_log(log, o->log_path, t, r) && status == EXIT_OK)
 		status = EXIT_FAILED;
 	replay_result_release(r);
 	free(r);

@@ -165,11 +165,9 @@ int size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
-int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+/* The value `v` a parser read (status `ret`), refused when 0. */
+static int nonzero_opt(const char *name, const char *arg, int ret, uint64_t v, uint64_t *out)
 {
-	uint64_t v;
-	int ret = size_opt(name, arg, &v);
-
 	if (ret)
 		return ret;
 	if (v == 0)
@@ -177,6 +175,22 @@ int positive_size_opt(const char *name, const char *arg, uint64_t *out)
 			   name, arg);
 	*out = v;
 	return 0;
+}
+
+int positive_size_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v = 0;
+	int ret = size_opt(name, arg, &v);
+
+	return nonzero_opt(name, arg, ret, v, out);
+}
+
+int positive_time_opt(const char *name, const char *arg, uint64_t *out)
+{
+	uint64_t v = 0;
+	int ret = time_opt(name, arg, &v);
+
+	return nonzero_opt(name, arg, ret, v, out);
 }
 
 int direct_bs_opt(const char *arg, uint64_t *out)
@@ -266,7 +280,7 @@ static int apply_series_option(const struct target_options *t, int id, const cha
 		plan->min_qd = (unsigned)lo;
 		plan->max_qd = (unsigned)hi;
 		return ret;
-	case TID_POINT_TIME: return time_opt("--point-time", arg, t->point_ns);
+	case TID_POINT_TIME: return positive_time_opt("--point-time", arg, t->point_ns);
 	case TID_POINT_IOS: return count_opt("--point-ios", arg, 1, INT64_MAX, t->point_ios);
 	default: return EXIT_BAD_INPUT;
 	}
@@ -594,7 +608,7 @@ int parse_target_command_line(const struct command_line *cl, const struct target
 	merge_option_tables(cl, t, table);
 	ret = check_whole_option_names(table, argc, argv);
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc forgets a half-read "-xy" of an earlier parse */
 	while (!ret && (id = getopt_long(argc, argv, cl->short_options, table, NULL)) != -1) {
 		if (id == 'h') {
 			cl->usage(stdout);

@@ -77,6 +77,8 @@ int direct_bs_opt(const char *arg, uint64_t *out);
 int engine_opt(const char *arg, enum backend_kind *out);
 /* A size that must not be 0 (--size, --sim-memory). */
 int positive_size_opt(const char *name, const char *arg, uint64_t *out);
+/* time_opt() that refuses 0 (which would mean the default), naming the option. */
+int positive_time_opt(const char *name, const char *arg, uint64_t *out);
 int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
 /* "A" or "A:B" sizes (or counts from 1 to 1024 when `counts`), 0 < A <= B. */

@@ -96,7 +96,7 @@ static int apply_state_option(void *ctx, int id, const char *arg)
 		ret = count_opt("--qd", arg, 1, 1024, &v);
 		o->qd = (unsigned)v;
 		break;
-	case OPT_ROUND: ret = time_opt("--round", arg, &o->round_ns); break;
+	case OPT_ROUND: ret = positive_time_opt("--round", arg, &o->round_ns); break;
 	case OPT_ROUND_IOS: ret = count_opt("--round-ios", arg, 1, INT64_MAX, &o->round_ios); break;
 	case OPT_MAX_ROUNDS:
 		ret = count_opt("--max-rounds", arg, 5, STEADY_MAX_ROUNDS, &v);

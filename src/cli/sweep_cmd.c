@@ -16,6 +16,7 @@
 #include "cli/series.h"
 #include "cli/signals.h"
 #include "io/model_output.h"
+#include "io/output_file.h"
 #include "model/drive_model.h"
 #include "report/report.h"
 #include "util/units.h"
@@ -193,6 +194,15 @@ static int open_series_target(struct series_options *o, struct measure_target *m
 	if (ret) {
 		fprintf(stderr, "iomodel: %s\n", err.text);
 		return exit_status_of_error(ret);
+	}
+	/* -o and --report: not into the target (--fio-job: write_fio_job_file checks it) */
+	for (int i = 0; i < 2; i++) {
+		const char *out = i ? o->report : o->output;
+
+		if (out && output_file_is_target(out, m->t.fd)) {
+			measure_close(m);
+			return bad("%s '%s': is the target of this run", i ? "--report" : "-o", out);
+		}
 	}
 	series_default_bounds(m, &o->plan);
 	if (o->quick && m->t.kind != TARGET_SIM)

@@ -1,6 +1,7 @@
 /* trace.c — reading DiskSim, blkparse and DiskSim validation traces (trace.h). */
 #include "trace.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -58,7 +59,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return !errno && !*end;
 }
 
-/* A finite number >= 0 times `scale` in ns. */
+/* A finite number >= 0 times `scale` in ns, below 2^63 (292 years: what llround() can hold). */
 static bool parse_time(const char *s, double scale, uint64_t *ns)
 {
 	char *end;
@@ -66,7 +67,7 @@ static bool parse_time(const char *s, double scale, uint64_t *ns)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < 0 || v * scale > 1.8e19)
+	if (errno || *end || end == s || !isfinite(v) || v < 0 || !(v * scale < 0x1p63))
 		return false;
 	*ns = (uint64_t)llround(v * scale);
 	return true;
@@ -107,8 +108,8 @@ static int disksim_line(const struct line_fields *lf, struct trace_req *r, const
 		return errmsg_set(err, -EINVAL, "%s:%u: expected 5 fields (time_ms device block "
 				  "blocks flags), found %u", path, r->line, lf->n);
 	if (!parse_time(lf->f[0], 1e6, &r->time_ns))
-		return errmsg_set(err, -EINVAL, "%s:%u: bad time '%s' (milliseconds >= 0)", path,
-				  r->line, lf->f[0]);
+		return errmsg_set(err, -EINVAL, "%s:%u: bad time '%s' (milliseconds, 0 to 292 "
+				  "years)", path, r->line, lf->f[0]);
 	if (!parse_u64(lf->f[1], &dev) || dev > UINT32_MAX)
 		return errmsg_set(err, -EINVAL, "%s:%u: bad device number '%s'", path, r->line,
 				  lf->f[1]);
@@ -143,7 +144,7 @@ static int validate_line(const struct line_fields *lf, struct trace_req *r, uint
 				  r->line, lf->f[2], lf->f[3]);
 	if (!parse_time(lf->f[4], 1e3, &r->measured_ns) || !parse_time(lf->f[5], 1e3, think))
 		return errmsg_set(err, -EINVAL, "%s:%u: bad service '%s' or think time '%s' "
-				  "(microseconds >= 0)", path, r->line, lf->f[4], lf->f[5]);
+				  "(microseconds, 0 to 292 years)", path, r->line, lf->f[4], lf->f[5]);
 	r->op = lf->f[0][0] == 'R' ? IO_READ : IO_WRITE;
 	return 1;
 }
@@ -172,8 +173,8 @@ static int blkparse_line(const struct line_fields *lf, char action, struct trace
 		return errmsg_set(err, -EINVAL, "%s:%u: a %c event without 'SECTOR + COUNT'",
 				  path, r->line, action);
 	if (!parse_time(lf->f[3], 1e9, &r->time_ns))
-		return errmsg_set(err, -EINVAL, "%s:%u: bad time '%s' (seconds >= 0)", path,
-				  r->line, lf->f[3]);
+		return errmsg_set(err, -EINVAL, "%s:%u: bad time '%s' (seconds, 0 to 292 years)",
+				  path, r->line, lf->f[3]);
 	if (!parse_u64(lf->f[7], &sector) || !parse_u64(lf->f[9], &count))
 		return errmsg_set(err, -EINVAL, "%s:%u: bad sector '%s' or count '%s'", path,
 				  r->line, lf->f[7], lf->f[9]);
@@ -182,6 +183,10 @@ static int blkparse_line(const struct line_fields *lf, char action, struct trace
 	if (!blocks_to_bytes(sector, count, r))
 		return errmsg_set(err, -EINVAL, "%s:%u: sector '%s' + count '%s' out of range",
 				  path, r->line, lf->f[7], lf->f[9]);
+	/* Linux's 12-bit major and 20-bit minor: no two devices share a number */
+	if (maj > 0xfff || min > 0xfffff || !isdigit((unsigned char)lf->f[0][0]))
+		return errmsg_set(err, -EINVAL, "%s:%u: bad device '%s' (MAJOR,MINOR up to "
+				  "4095,1048575)", path, r->line, lf->f[0]);
 	r->device = (maj << 20) | min;
 	r->op = strchr(rwbs, 'W') ? IO_WRITE : IO_READ;
 	return 1;

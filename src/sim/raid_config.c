@@ -160,6 +160,25 @@ static void raid_describe(FILE *f, const void *config)
 		     "left-symmetric: P of row r on member n-1-(r mod n), data after it");
 }
 
+/* State of the whole array: every member's (the memory limit holds for their sum), the cache. */
+static uint64_t raid_memory(const void *config)
+{
+	const struct raid_sim_config *c = config;
+	uint64_t one = 0, cache = c->cache_mib << 20;
+	struct sim_spec spec;
+	struct errmsg err;
+	char member[160];
+
+	raid_sim_member_spec(c, member, sizeof(member));
+	if (!sim_spec_parse(&spec, member, &err)) {
+		one = sim_spec_memory(&spec);
+		sim_spec_release(&spec);
+	}
+	if (one > (UINT64_MAX - cache) / c->disks)
+		return UINT64_MAX;
+	return one * c->disks + cache;
+}
+
 static int raid_model_create(const void *config, uint64_t seed, struct sim_device **out,
 			     struct errmsg *err)
 {
@@ -172,7 +191,7 @@ static int raid_model_create(const void *config, uint64_t seed, struct sim_devic
 	const struct sim_model sym = { \
 		.name = nm, .summary = what, .config_size = sizeof(struct raid_sim_config), \
 		.params = raid_params, .defaults = defaults_fn, .check = raid_check, \
-		.describe = raid_describe, .create = raid_model_create, \
+		.describe = raid_describe, .memory = raid_memory, .create = raid_model_create, \
 	}
 
 RAID_MODEL(sim_raid0_model, "raid0", defaults0, "RAID 0 of simulated members: striping");
