@@ -38,6 +38,26 @@ json() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# zram_add SIZE: a zram disk of the test's own (zram-control hot_add), its node
+# waited for and sized; prints its path. Otherwise prints why not, leaves no
+# disk behind and fails. zram_remove DEV resets and removes it again.
+zram_add() {
+	local id dev
+	[ -w /sys/class/zram-control/hot_add ] ||
+		{ echo "no zram-control on this machine (zram module not loaded, or not root)"; return 1; }
+	id=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || { echo "cannot add a zram device"; return 1; }
+	dev=/dev/zram$id
+	for _ in $(seq 50); do [ -b "$dev" ] && break; sleep 0.1; done
+	[ -b "$dev" ] || { zram_remove "$dev"; echo "$dev did not appear"; return 1; }
+	echo "$1" >"/sys/block/zram$id/disksize" 2>/dev/null ||
+		{ zram_remove "$dev"; echo "cannot size $dev"; return 1; }
+	echo "$dev"
+}
+zram_remove() {
+	echo 1 >"/sys/block/${1#/dev/}/reset" 2>/dev/null
+	echo "${1#/dev/zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
+}
+
 # json_true FILE EXPR: succeeds only when EXPR over the file's JSON `d` is true
 # (for `ok`; `json` prints and always succeeds)
 json_true() {

@@ -11,10 +11,10 @@ work=$(scratch_dir)
 loopdev= zramdev= zram_added=
 cleanup() {
 	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
-	if [ -n "$zramdev" ]; then
+	if [ -n "$zram_added" ]; then
+		zram_remove "$zramdev"
+	elif [ -n "$zramdev" ]; then
 		echo 1 >"/sys/block/${zramdev#/dev/}/reset" 2>/dev/null
-		[ -n "$zram_added" ] &&
-			echo "${zramdev#/dev/zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
 	fi
 	rm -rf "$work"
 }
@@ -33,18 +33,18 @@ setup_loop() {
 # A zram disk: one of our own through zram-control, else /sys/block/zram0 while unused
 # (no disksize yet); 32 MiB.
 setup_zram() {
-	local id
-	if [ -w /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add 2>/dev/null); then
-		zramdev=/dev/zram$id zram_added=1
-	elif [ -w /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+	local why
+	if zramdev=$(zram_add 32M); then
+		zram_added=1
+	elif why=$zramdev; [ -w /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 		zramdev=/dev/zram0
+		if ! echo 32M >/sys/block/zram0/disksize 2>/dev/null; then
+			echo "SKIP (part): zram: cannot set up $zramdev"
+			return
+		fi
 	else
-		echo "SKIP (part): zram: no zram-control and no unused /sys/block/zram0 (module not loaded, or not root)"
-		return
-	fi
-	for _ in $(seq 50); do [ -b "$zramdev" ] && break; sleep 0.1; done
-	if ! [ -b "$zramdev" ] || ! echo 32M >"/sys/block/${zramdev#/dev/}/disksize" 2>/dev/null; then
-		echo "SKIP (part): zram: cannot set up $zramdev"
+		zramdev=
+		echo "SKIP (part): zram: $why, and no unused /sys/block/zram0"
 		return
 	fi
 	head -c 32M /dev/urandom >"$zramdev"

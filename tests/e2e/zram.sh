@@ -6,21 +6,13 @@ set -u
 work=$(scratch_dir)
 dev=
 cleanup() {
-	if [ -n "$dev" ]; then
-		echo 1 >"/sys/block/${dev#/dev/}/reset" 2>/dev/null
-		echo "${dev#/dev/zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
-	fi
+	[ -n "$dev" ] && zram_remove "$dev"
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
 # A zram device of our own (hot_add), so no zram disk someone else set up is touched.
-[ -w /sys/class/zram-control/hot_add ] || skip "no zram-control on this machine (zram module not loaded, or not root)"
-id=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || skip "cannot add a zram device"
-dev=/dev/zram$id
-for _ in $(seq 50); do [ -b "$dev" ] && break; sleep 0.1; done
-[ -b "$dev" ] || skip "$dev did not appear"
-echo 64M >"/sys/block/zram$id/disksize" || skip "cannot size $dev"
+dev=$(zram_add 64M) || { why=$dev; dev=; skip "$why"; }
 
 before=$(sha256sum <"$dev")
 status=$(run_status "$IOMODEL" run --target "$dev" --rw randwrite --ios 100)
