@@ -47,14 +47,27 @@ static uint64_t track_limit(const struct hdd *h, uint64_t lo, uint64_t u0)
 	return hdd_s_of(&h->geom, (trk + 1 + (first < trk)) << 32);
 }
 
+/* Where the read-ahead after a media read of [lo, start) stops, the head then at u0. */
+static uint64_t stream_limit(const struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0)
+{
+	switch (h->cfg.read_ahead) {
+	case HDD_AHEAD_TRACK:
+		return track_limit(h, lo, u0);
+	case HDD_AHEAD_WINDOW:
+		return start + h->seg_bytes;
+	default:
+		return UINT64_MAX;
+	}
+}
+
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
 {
-	bool track = h->cfg.read_ahead == HDD_AHEAD_TRACK;
+	/* read_ahead=track and window keep only what they read ahead, not the host's data */
+	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
-	/* read_ahead=track keeps only what it reads ahead, not the host's data */
 	h->stream = (struct hdd_stream){
-		.active = true, .lo = track ? start : lo, .start = start, .u0 = u0, .t0 = t0,
-		.consumed = start, .limit = track ? track_limit(h, lo, u0) : UINT64_MAX,
+		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
+		.consumed = start, .limit = stream_limit(h, lo, start, u0),
 	};
 }
 
@@ -178,6 +191,10 @@ uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
 	uint64_t c = req->offset, d = c + req->length, t = now + h->hit_ns[after_write];
 	uint64_t bus = hdd_bus_ns(h, req->length), ready;
 	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
+
+	/* a hit that does not continue the read before costs the controller more */
+	t += !after_write && c != h->read_end ? h->jump_ns : 0;
+	h->read_end = d;
 
 	if (e) {
 		h->count.cache_hits++;
