@@ -6,7 +6,10 @@
  * The buffer is cut into cache_segments segments. One follows the read-ahead
  * stream: after each media read the head keeps reading while it has nothing
  * else to do, until it is one segment ahead of the host; a read that starts
- * in that window is a hit, served when the stream gets there. When the head is
+ * in that window is a hit, served when the stream gets there (read_ahead=track
+ * stops the stream at the end of the track, read_ahead=window one segment past
+ * the miss; both keep only what they read ahead). A hit after a read that it
+ * does not continue costs read_hit_jump_ms more. When the head is
  * given other work the stream stops and its last segment of data stays as a
  * read segment (the oldest one is dropped). With write_cache on, a write that
  * fits is taken into the buffer and acknowledged once its data have crossed
