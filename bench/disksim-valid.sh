@@ -52,4 +52,4 @@ row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 fitted \
 	",write_watermark=0.82,write_overhead_ms=0.03,write_settle_ms=0.4,cmd_overhead_ms=0.79,read_hit_overhead_ms=0.42,read_watermark=0.84,seek_eq_c_ms=7.79,seek_track_ms=3.99"
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 fitted \
-	",cmd_overhead_ms=0.126,after_write_hit_ms=0.557,write_overhead_ms=0.592"
+	",read_ahead=window,read_hit_jump_ms=0.184,head_switch_ms=1.5"

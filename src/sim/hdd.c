@@ -604,6 +604,7 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->access_min_ns = h->access_ns[0] < h->access_ns[1] ? h->access_ns[0] : h->access_ns[1];
 	h->hit_ns[0] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms);
 	h->hit_ns[1] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms);
+	h->jump_ns = ms_ns(c->read_hit_jump_ms);
 	h->write_ns[0] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms);
 	h->write_ns[1] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms);
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);

@@ -45,6 +45,7 @@ struct hdd_config {
 	double access_overhead_ms;
 	double write_overhead_ms;
 	double read_hit_overhead_ms;
+	double read_hit_jump_ms;	/* a read hit that does not continue the read before */
 	double after_write_hit_ms, after_write_miss_ms, after_write_write_ms;
 	double bus_mib_s;
 	double read_watermark;
@@ -65,6 +66,7 @@ enum hdd_read_ahead {
 	HDD_AHEAD_SEGMENT,		/* one segment beyond what the host has read, hits too */
 	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
 					   next one when the read crossed a track), no further */
+	HDD_AHEAD_WINDOW,		/* one segment past the read, over tracks, no further */
 };
 
 /* --- geometry (hdd_geom.c) --- */
@@ -267,7 +269,7 @@ struct hdd_stream {
 	uint64_t start;
 	uint64_t u0, t0;
 	uint64_t consumed;
-	uint64_t limit;			/* HDD_AHEAD_TRACK: the end of what it reads ahead */
+	uint64_t limit;			/* TRACK, WINDOW: the end of what it reads ahead */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */
@@ -284,6 +286,8 @@ struct hdd {
 	uint64_t cmd_ns, settle_ns, switch_ns;
 	/* controller time of a read hit, a media access, a write: [1] after a write */
 	uint64_t hit_ns[2], access_ns[2], write_ns[2];
+	uint64_t jump_ns;		/* read_hit_jump_ms */
+	uint64_t read_end;		/* byte after the last host read accepted */
 	uint64_t access_min_ns;
 	bool last_write;		/* the host command accepted last was a write */
 	uint64_t watermark_fp;		/* read_watermark, 0.32 */

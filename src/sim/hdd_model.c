@@ -15,7 +15,7 @@
 
 #define F(field) offsetof(struct hdd_config, field)
 
-static const char *const read_ahead_names[] = { "segment", "track", NULL };
+static const char *const read_ahead_names[] = { "segment", "track", "window", NULL };
 
 static const struct sim_param hdd_params[] = {
 	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
@@ -58,6 +58,9 @@ static const struct sim_param hdd_params[] = {
 	  "further controller time per write command", 0, 50, NULL },
 	{ "read_hit_overhead_ms", PARAM_NUMBER, F(read_hit_overhead_ms), "ms",
 	  "further controller time per read served from the buffer", 0, 50, NULL },
+	{ "read_hit_jump_ms", PARAM_NUMBER, F(read_hit_jump_ms), "ms",
+	  "further controller time per read hit after a read that it does not continue "
+	  "(starts elsewhere than where that read ended)", 0, 50, NULL },
 	{ "after_write_hit_ms", PARAM_NUMBER, F(after_write_hit_ms), "ms",
 	  "change of a read hit's controller time when the command before was a write",
 	  -50, 50, NULL },
@@ -79,8 +82,10 @@ static const struct sim_param hdd_params[] = {
 	  "a segment, a multiple of 512, at most cache / segments (0: cache / segments)", 0,
 	  1e12, NULL },
 	{ "read_ahead", PARAM_CHOICE, F(read_ahead), "",
-	  "after a read miss read ahead one segment beyond the host, hits too (segment), or to "
-	  "the end of the track after it (track)", 0, 0, read_ahead_names },
+	  "after a read miss read ahead one segment beyond the host, hits too (segment), to "
+	  "the end of the track after it (track), or one segment past it over tracks, nothing "
+	  "after a hit (window); track and window keep only what they read ahead", 0, 0,
+	  read_ahead_names },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
