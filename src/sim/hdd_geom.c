@@ -15,6 +15,12 @@
  * over the capacity (what large random transfers see) is the mean of the
  * outer and inner rates.
  *
+ * Skew. Track t's first sector lies track_skew (cylinder_skew when t starts
+ * a cylinder) after track t − 1's, so a transfer that crosses to the next
+ * track pauses that long while the head switches (hdd_xfer_u, hdd_u_after):
+ * the u coordinate stays one revolution per track, the skew only shifts the
+ * angle each track's sectors pass under the head (hdd_angle_of).
+ *
  * All of this runs once per device; the per-IO functions are the inline ones
  * in hdd.h: a table lookup, a multiply and a shift each.
  */
@@ -298,6 +304,28 @@ static void build_within_table(struct hdd_geom *g)
 					    : UINT32_MAX;
 }
 
+uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+{
+	uint32_t trk = (uint32_t)(u >> 32);
+
+	if (!g->skewed)
+		return u + revs;
+	/* track by track: its data, then the skew to the next (the head waits at its start) */
+	for (;;) {
+		uint64_t end = (uint64_t)(trk + 1) << 32, gap;
+
+		if (revs <= end - u || trk + 1 >= g->tracks)
+			return u + revs;
+		revs -= end - u;
+		gap = hdd_skew_of(g, trk + 1) - hdd_skew_of(g, trk);
+		if (revs <= gap)
+			return end;
+		revs -= gap;
+		u = end;
+		trk++;
+	}
+}
+
 int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
 {
 	uint64_t tracks = hdd_geom_tracks(c);
@@ -315,6 +343,9 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	g->rev_ns = rev_seconds(c) * 1e9;
 	g->rev_fp = (uint64_t)llround(g->rev_ns * TWO32);
 	g->phase_k = (uint64_t)(TWO64 / g->rev_ns);
+	g->track_skew = (uint64_t)llround(c->track_skew_ms * 1e6 / g->rev_ns * TWO32);
+	g->cyl_skew = (uint64_t)llround(c->cylinder_skew_ms * 1e6 / g->rev_ns * TWO32);
+	g->skewed = g->track_skew || g->cyl_skew;
 	ret = build_zones(g, c, err);
 	if (ret)
 		return ret;

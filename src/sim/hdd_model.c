@@ -16,6 +16,7 @@
 #define F(field) offsetof(struct hdd_config, field)
 
 static const char *const read_ahead_names[] = { "segment", "track", NULL };
+static const char *const write_pace_names[] = { "watermark", "sector", NULL };
 
 static const struct sim_param hdd_params[] = {
 	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
@@ -37,6 +38,11 @@ static const struct sim_param hdd_params[] = {
 	  "tracks per cylinder (heads); seeks count cylinders", 1, 64, NULL },
 	{ "head_switch_ms", PARAM_NUMBER, F(head_switch_ms), "ms",
 	  "moving to another track of the same cylinder", 0, 50, NULL },
+	{ "track_skew_ms", PARAM_NUMBER, F(track_skew_ms), "ms",
+	  "a transfer crossing to the next track of a cylinder pauses this long (the next "
+	  "track's first sector lies that far round); below one revolution", 0, 1000, NULL },
+	{ "cylinder_skew_ms", PARAM_NUMBER, F(cylinder_skew_ms), "ms",
+	  "the same for a transfer crossing to the next cylinder", 0, 1000, NULL },
 	{ "seek_knee_cyl", PARAM_COUNT, F(seek_knee_cyl), "cyl",
 	  "0: the curve through the three seek times; else seeks of d cylinders take "
 	  "seek_eq_a + sqrt_ms x sqrt(d) below it, seek_eq_c + lin_ms x d from it", 0, 1e9, NULL },
@@ -68,6 +74,8 @@ static const struct sim_param hdd_params[] = {
 	  -50, 50, NULL },
 	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
 	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
+	{ "bus_write_mib_s", PARAM_NUMBER, F(bus_write_mib_s), "MiB/s",
+	  "interface rate of write data, host to drive (0: bus_mib_s)", 0, 100000, NULL },
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
 	  "share of a read miss in the buffer before its transfer to the host starts "
 	  "(0: as the media delivers)", 0, 1, NULL },
@@ -86,6 +94,16 @@ static const struct sim_param hdd_params[] = {
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
 	  "share of a write-through's data in the buffer before its media transfer may start "
 	  "(0: at once)", 0, 1, NULL },
+	{ "write_pace", PARAM_CHOICE, F(write_pace), "",
+	  "a write-through's media transfer starts once write_watermark of its data came "
+	  "(watermark), or writes each sector once its data came, losing a revolution where "
+	  "the head would overtake the data (sector)", 0, 0, write_pace_names },
+	{ "write_done_ms", PARAM_NUMBER, F(write_done_ms), "ms",
+	  "controller time from the end of a write-through's media transfer to its completion "
+	  "(reconnect, status)", 0, 50, NULL },
+	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
+	  "a write after a write it does not continue gets its data this much later "
+	  "(a further disconnect and reconnect)", 0, 50, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
@@ -180,6 +198,10 @@ static int hdd_check(const void *config, struct errmsg *err)
 	ret = overheads_check(c, err);
 	if (ret)
 		return ret;
+	if (c->track_skew_ms * c->rpm >= 60000 || c->cylinder_skew_ms * c->rpm >= 60000)
+		return errmsg_set(err, -EINVAL, "track_skew_ms %g or cylinder_skew_ms %g not below "
+				  "one revolution (%g ms)", c->track_skew_ms, c->cylinder_skew_ms,
+				  60000.0 / (double)c->rpm);
 	return c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &sc, err);
 }
 
