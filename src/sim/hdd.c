@@ -122,6 +122,9 @@ static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b
 	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, c->access, c->write);
 	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
 
+	if (c->write && h->write_seek_min_ns && move < c->access + h->write_seek_min_ns)
+		move = c->access + h->write_seek_min_ns;	/* write_seek_min_ms */
+
 	return move > data ? move : data;
 }
 
@@ -675,6 +678,7 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 			      : h->bus_fp;
 	h->write_done_ns = ms_ns(c->write_done_ms);
 	h->redisconnect_ns = ms_ns(c->write_redisconnect_ms);
+	h->write_seek_min_ns = ms_ns(c->write_seek_min_ms);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);
 	h->cache_bytes = c->cache_mib << 20;

@@ -60,6 +60,7 @@ struct hdd_config {
 	unsigned write_pace;		/* enum hdd_write_pace */
 	double write_done_ms;
 	double write_redisconnect_ms;
+	double write_seek_min_ms;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
@@ -125,6 +126,7 @@ struct hdd_geom {
 	/* skews in revolutions (32.32): track t's first sector lies hdd_skew_of(t) after track 0's */
 	bool skewed;
 	uint64_t track_skew, cyl_skew;
+	uint64_t skew_slack;		/* a sector (of the inner zone) less a byte, in u */
 	struct hdd_seek_curve curve;
 	uint64_t seek_mul;		/* tracks → bucket (32.32) via multiply */
 	uint64_t bucket_tracks;		/* bucket → tracks (32.32) via multiply */
@@ -214,10 +216,20 @@ static inline uint64_t hdd_skew_of(const struct hdd_geom *g, uint32_t trk)
 	return (uint64_t)(trk - cyls) * g->track_skew + cyls * g->cyl_skew;
 }
 
+/*
+ * The track whose skew a sector starting at u takes: tracks do not hold whole
+ * sectors, and a sector that starts less than a sector before a track's start
+ * counts as that track's (its data are mostly there).
+ */
+static inline uint32_t hdd_skew_track(const struct hdd_geom *g, uint64_t u)
+{
+	return (uint32_t)((u + g->skew_slack) >> 32);
+}
+
 /* Platter angle of the sector at track coordinate u (the skew of its track added). */
 static inline uint32_t hdd_angle_of(const struct hdd_geom *g, uint64_t u)
 {
-	return (uint32_t)u + (g->skewed ? (uint32_t)hdd_skew_of(g, (uint32_t)(u >> 32)) : 0);
+	return (uint32_t)u + (g->skewed ? (uint32_t)hdd_skew_of(g, hdd_skew_track(g, u)) : 0);
 }
 
 /*
@@ -226,10 +238,13 @@ static inline uint32_t hdd_angle_of(const struct hdd_geom *g, uint64_t u)
  */
 static inline uint64_t hdd_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end)
 {
+	uint32_t first, last;
+
 	if (!g->skewed || u_end <= u)
 		return u_end - u;
-	return u_end - u + hdd_skew_of(g, (uint32_t)((u_end - 1) >> 32)) -
-	       hdd_skew_of(g, (uint32_t)(u >> 32));
+	first = hdd_skew_track(g, u);
+	last = (uint32_t)((u_end - 1) >> 32);
+	return u_end - u + (last > first ? hdd_skew_of(g, last) - hdd_skew_of(g, first) : 0);
 }
 
 /* Where a transfer from u reaches after `revs` revolutions (32.32), skews counted. */
@@ -340,7 +355,7 @@ struct hdd {
 	uint64_t write_mark_fp;		/* write_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t bus_w_fp;		/* the same for write data */
-	uint64_t write_done_ns, redisconnect_ns;
+	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
 	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */

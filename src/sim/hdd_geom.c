@@ -306,10 +306,11 @@ static void build_within_table(struct hdd_geom *g)
 
 uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 {
-	uint32_t trk = (uint32_t)(u >> 32);
+	uint32_t trk;
 
 	if (!g->skewed)
 		return u + revs;
+	trk = hdd_skew_track(g, u);
 	/* track by track: its data, then the skew to the next (the head waits at its start) */
 	for (;;) {
 		uint64_t end = (uint64_t)(trk + 1) << 32, gap;
@@ -350,6 +351,7 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	if (ret)
 		return ret;
 	build_zone_lut(g);
+	g->skew_slack = g->skewed ? (uint64_t)(511 * TWO32 / g->zone[g->nzones - 1].track_bytes) : 0;
 	ret = c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &g->curve, err);
 	if (ret)
 		return ret;

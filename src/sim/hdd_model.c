@@ -104,6 +104,9 @@ static const struct sim_param hdd_params[] = {
 	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
 	  "a write after a write it does not continue gets its data this much later "
 	  "(a further disconnect and reconnect)", 0, 50, NULL },
+	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
+	  "a write-through's seek and settling take at least this, even where the head "
+	  "stopped", 0, 50, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
