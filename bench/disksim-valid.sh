@@ -7,10 +7,11 @@
 # the demerit — the RMS horizontal distance between the simulated and the measured
 # service-time distributions, in ms — beside DiskSim's own (runvalid: 0.090 and 0.107).
 # Two rows per drive: the INI files as committed (published geometry, zones, surfaces,
-# head switch, DiskSim's seek equation, rpm, bus, read water mark and cache; DiskSim's
-# controller overheads and water marks mapped onto the model's), and the same with the
-# overrides a coordinate search found (overheads, water marks and settling; for the HP also
-# the one-cylinder seek and the equation's long-seek constant: a fit, said as such).
+# head switch, track and cylinder skew, DiskSim's seek equation, rpm, bus rates, read
+# water mark and cache; DiskSim's controller overheads, write disconnects and water marks
+# mapped onto the model's), and the same with the overrides a coordinate search found
+# (overheads, water marks and settling; for the HP also the write's least seek, the
+# cylinder skew and the one-cylinder seek: a fit, said as such).
 #
 # Needs build/iomodel and a copy of the DiskSim 4.0 sources, which are not part of this
 # repository (never commit them): e.g.
@@ -49,7 +50,7 @@ PY
 printf "%-12s %-11s %6s %9s %9s %12s %9s\n" drive parameters IOs mean_ms p99_ms demerit_ms disksim
 row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 published
 row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 fitted \
-	",write_watermark=0.82,write_overhead_ms=0.03,write_settle_ms=0.4,cmd_overhead_ms=0.79,read_hit_overhead_ms=0.42,read_watermark=0.84,seek_eq_c_ms=7.79,seek_track_ms=3.99"
+	",cmd_overhead_ms=0.64,read_hit_overhead_ms=0.413,read_watermark=0.755,write_done_ms=0.063,write_seek_min_ms=1.6,write_settle_ms=0.416,cylinder_skew_ms=2.34,seek_track_ms=4.55"
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 fitted \
 	",cmd_overhead_ms=0.126,after_write_hit_ms=0.557,write_overhead_ms=0.592"
