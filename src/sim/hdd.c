@@ -489,6 +489,12 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 	else if (write && h->write_mark_fp)
 		data_at = data + (uint64_t)(((unsigned __int128)hdd_bus_write_ns(h, req->length) *
 					     h->write_mark_fp) >> 32);
+	if (write && h->cfg.write_start_sectors) {
+		uint64_t first = h->cfg.write_start_sectors * 512;
+		uint64_t at = data + hdd_bus_write_ns(h, first < req->length ? first : req->length);
+
+		data_at = at > data_at ? at : data_at;	/* write_start_sectors */
+	}
 	h->queue[h->qlen++] = (struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset, .redisconnect = redisconnect,

@@ -24,6 +24,7 @@
 
 #include "sim/device.h"
 #include "sim/heap.h"
+#include "sim/params.h"
 #include "util/errmsg.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
@@ -33,6 +34,8 @@ struct hdd_config {
 	double outer_mib_s;		/* media rate at LBA 0 */
 	double inner_mib_s;		/* media rate at the last LBA */
 	uint64_t zones;
+	struct sim_list zone_cyls;	/* a zone table: cylinders per zone, outer first … */
+	struct sim_list zone_sectors;	/* … and sectors per track in each (n = 0: none) */
 	double seek_track_ms;
 	double seek_avg_ms;
 	double seek_full_ms;
@@ -42,6 +45,7 @@ struct hdd_config {
 	double cylinder_skew_ms;	/* … to the next cylinder */
 	uint64_t seek_knee_cyl;		/* 0: the fitted curve; else DiskSim's HPL equation */
 	double seek_eq_a_ms, seek_eq_sqrt_ms, seek_eq_c_ms, seek_eq_lin_ms;
+	struct sim_list seek_first_ms;	/* seeks of 1, 2, … cylinders, in place of the curve */
 	double write_settle_ms;
 	double cmd_overhead_ms;
 	double access_overhead_ms;
@@ -61,6 +65,7 @@ struct hdd_config {
 	double write_done_ms;
 	double write_redisconnect_ms;
 	double write_seek_min_ms;
+	uint64_t write_start_sectors;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;

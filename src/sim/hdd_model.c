@@ -28,6 +28,11 @@ static const struct sim_param hdd_params[] = {
 	  "media rate at the inner edge (last LBA); linear in radius between", 1, 10000, NULL },
 	{ "zones", PARAM_COUNT, F(zones), "",
 	  "recording zones of equal radial width, one rate each", 1, HDD_MAX_ZONES, NULL },
+	{ "zone_cyls", PARAM_LIST, F(zone_cyls), "cyl",
+	  "a zone table, outer zone first: cylinders of each zone, their share of the tracks "
+	  "(in place of equal widths and outer/inner_mib_s; - for none)", 1, 1e7, NULL },
+	{ "zone_sectors", PARAM_LIST, F(zone_sectors), "",
+	  "the zone table's sectors of 512 bytes per track in each zone", 1, 1e6, NULL },
 	{ "seek_track_ms", PARAM_NUMBER, F(seek_track_ms), "ms",
 	  "seek to the next track (cylinder)", 0.01, 100, NULL },
 	{ "seek_avg_ms", PARAM_NUMBER, F(seek_avg_ms), "ms",
@@ -54,6 +59,9 @@ static const struct sim_param hdd_params[] = {
 	  "the equation's constant from the knee", 0, 500, NULL },
 	{ "seek_eq_lin_ms", PARAM_NUMBER, F(seek_eq_lin_ms), "ms",
 	  "the equation's time per cylinder from the knee", 0, 500, NULL },
+	{ "seek_first_ms", PARAM_LIST, F(seek_first_ms), "ms",
+	  "measured seeks of 1, 2, ... cylinders (at most 63), in place of the curve's "
+	  "(DiskSim's first ten seek times; - for none)", 0.01, 500, NULL },
 	{ "write_settle_ms", PARAM_NUMBER, F(write_settle_ms), "ms",
 	  "extra settling after a seek before writing", 0, 50, NULL },
 	{ "cmd_overhead_ms", PARAM_NUMBER, F(cmd_overhead_ms), "ms",
@@ -107,6 +115,9 @@ static const struct sim_param hdd_params[] = {
 	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
 	  "a write-through's seek and settling take at least this, even where the head "
 	  "stopped", 0, 50, NULL },
+	{ "write_start_sectors", PARAM_COUNT, F(write_start_sectors), "",
+	  "a write-through's media transfer starts once this many of its sectors (all, if "
+	  "fewer) came (0: no such wait)", 0, 1e6, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
@@ -161,6 +172,29 @@ static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 	return 0;
 }
 
+/* The zone table and the measured short seeks fit the drive. */
+static int tables_check(const struct hdd_config *c, struct errmsg *err)
+{
+	double bytes = 0;
+
+	if (c->seek_first_ms.n >= HDD_NEAR_SEEKS)
+		return errmsg_set(err, -EINVAL, "seek_first_ms: %u seek times, at most %d",
+				  c->seek_first_ms.n, HDD_NEAR_SEEKS - 1);
+	if (!c->zone_cyls.n && !c->zone_sectors.n)
+		return 0;
+	if (c->zone_cyls.n != c->zones || c->zone_sectors.n != c->zones)
+		return errmsg_set(err, -EINVAL, "zone table: zone_cyls has %u zones, zone_sectors %u, "
+				  "zones %llu: give all three alike", c->zone_cyls.n,
+				  c->zone_sectors.n, (unsigned long long)c->zones);
+	for (unsigned z = 0; z < c->zone_cyls.n; z++)
+		bytes += c->zone_cyls.v[z] * c->zone_sectors.v[z] * 512 * (double)c->surfaces;
+	if ((double)c->capacity > bytes)
+		return errmsg_set(err, -EINVAL, "capacity %llu above the zone table's %.0f bytes "
+				  "(zone_cyls x zone_sectors x 512 x surfaces)",
+				  (unsigned long long)c->capacity, bytes);
+	return 0;
+}
+
 static int hdd_check(const void *config, struct errmsg *err)
 {
 	const struct hdd_config *c = config;
@@ -181,6 +215,9 @@ static int hdd_check(const void *config, struct errmsg *err)
 				  "seek times out of order: need seek_track_ms %g < seek_avg_ms %g "
 				  "< seek_full_ms %g", c->seek_track_ms, c->seek_avg_ms,
 				  c->seek_full_ms);
+	ret = tables_check(c, err);	/* before the tracks, which a zone table sets */
+	if (ret)
+		return ret;
 	tracks = hdd_geom_tracks(c);
 	if (tracks < c->zones)
 		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks, fewer than zones %llu",
