@@ -1,11 +1,13 @@
 /*
- * test_sim_hdd_skew.c — the simulated hard disk's track and cylinder skew and
- * the phases of a write-through that DiskSim's drive descriptions need
- * (sim/hdd*.c): a transfer crossing a track pays the skew, the inverse of
- * that timing, a write's data paced sector by sector over a slow bus, the
- * extra disconnect of a write after a write it does not continue, the
- * controller time after a write's media transfer and a write's least seek.
- * Requests go one at a time, each submitted when the one before completed.
+ * test_sim_hdd_skew.c — the simulated hard disk's layout and write phases as
+ * DiskSim's drive descriptions give them (sim/hdd*.c): track and cylinder
+ * skew (a transfer crossing a track pays it; the inverse of that timing), a
+ * zone table and measured short seeks, a write's data paced sector by sector
+ * over a slow bus, the sectors a write waits for before its media transfer,
+ * the extra disconnect of a write after a write it does not continue, the
+ * controller time after a write's media transfer and a write's least seek;
+ * the list values these take. Requests go one at a time, each submitted when
+ * the one before completed.
  */
 #include <errno.h>
 #include <math.h>
@@ -248,6 +250,77 @@ static void write_phases(struct check_state *st)
 	      b[0], a[0]);
 }
 
+/* A zone table sets the zones' shares and track sizes; measured short seeks replace the curve's. */
+static void zone_table(struct check_state *st)
+{
+	static struct hdd_geom g;
+	struct hdd_config c = drive("zones=3,zone_cyls=3000:2000:1000,zone_sectors=80:60:40,"
+				    "seek_first_ms=2:3.5:3");
+	double r0, r1, r2;
+	uint32_t d;
+	int bad = 0;
+
+	geom(&c, &g);
+	r0 = hdd_geom_zone_mib_s(&g, 0);
+	r1 = hdd_geom_zone_mib_s(&g, 1);
+	r2 = hdd_geom_zone_mib_s(&g, 2);
+	CHECK(st, g.cylinders == 6000 && g.tracks == 12000, "cylinders %u tracks %u, want 6000, "
+	      "12000", g.cylinders, g.tracks);
+	CHECK(st, g.zone[1].u0 == 6000ULL << 32 && g.zone[2].u0 == 10000ULL << 32,
+	      "zones start at tracks %llu and %llu, want 6000 and 10000",
+	      (unsigned long long)(g.zone[1].u0 >> 32), (unsigned long long)(g.zone[2].u0 >> 32));
+	CHECK(st, fabs(r1 / r0 - 0.75) < 1e-4 && fabs(r2 / r0 - 0.5) < 1e-4,
+	      "zone rates %.4f %.4f %.4f MiB/s, want in the ratio 80:60:40", r0, r1, r2);
+	/* the table holds 409.6 MB, the drive 256 MiB: every zone's tracks shrink alike */
+	CHECK(st, fabs(g.zone[0].track_bytes / (80 * 512.0) - g.zone[2].track_bytes / (40 * 512.0)) <
+			  1e-4, "one scale for every zone's tracks");
+	CHECK(st, hdd_seek_ns(&g, 1) == 2000000 && hdd_seek_ns(&g, 2) == 3500000 &&
+			  hdd_seek_ns(&g, 3) == 3000000,
+	      "short seeks %u %u %u ns, want 2, 3.5 and 3 ms as given", hdd_seek_ns(&g, 1),
+	      hdd_seek_ns(&g, 2), hdd_seek_ns(&g, 3));
+	/* the scheduler's bound still holds with a seek table out of order */
+	for (uint64_t ns = 500000; ns < 12000000; ns += 250000) {
+		uint32_t w = hdd_seek_within(&g, ns);
+
+		for (d = w + 1; d < 200 && d > w; d++)
+			bad += hdd_seek_ns(&g, d) < ns;
+	}
+	CHECK(st, !bad, "%d seeks beyond hdd_seek_within() faster than its bound", bad);
+}
+
+/* Track 2 whole, then track 3 with its data over a 20 MiB/s bus: waiting for 100 sectors
+ * (2.4 ms) misses the skew of 2 ms, so the write starts a turn later. */
+static void write_start(struct check_state *st)
+{
+	double rev = 60000.0 / 5400;
+	double none = next_track_write("track_skew_ms=2,bus_write_mib_s=20", 2);
+	double wait = next_track_write("track_skew_ms=2,bus_write_mib_s=20,write_start_sectors=100", 2);
+	double few = next_track_write("track_skew_ms=2,bus_write_mib_s=20,write_start_sectors=10", 2);
+
+	CHECK(st, fabs(none - (2 + rev)) < 0.01, "no wait: %.4f ms, want %.4f", none, 2 + rev);
+	CHECK(st, fabs(wait - (2 + 2 * rev)) < 0.01, "100 sectors first: %.4f ms, want %.4f", wait,
+	      2 + 2 * rev);
+	CHECK(st, fabs(few - none) < 0.001, "10 sectors (0.24 ms) within the skew: %.4f ms, want "
+	      "%.4f", few, none);
+}
+
+/* List values: separators, "-" for none, and refusals. */
+static void lists(struct check_state *st)
+{
+	struct hdd_config c = drive("seek_first_ms=1 2:3");
+	struct errmsg err = { 0 };
+	char many[1024] = "seek_first_ms=";
+
+	CHECK(st, c.seek_first_ms.n == 3 && c.seek_first_ms.v[2] == 3, "'1 2:3': %u numbers",
+	      c.seek_first_ms.n);
+	c = drive("seek_first_ms=-");
+	CHECK(st, c.seek_first_ms.n == 0, "'-': %u numbers, want none", c.seek_first_ms.n);
+	for (int i = 0; i < 65; i++)
+		strcat(many, "1:");
+	CHECK(st, parse(many, &c, &err) == -EINVAL && strstr(err.text, "more than 64"),
+	      "65 numbers: '%s'", err.text);
+}
+
 static void refuse(struct check_state *st, const char *settings, const char *want)
 {
 	struct hdd_config c;
@@ -258,6 +331,16 @@ static void refuse(struct check_state *st, const char *settings, const char *wan
 	      ret, err.text, want);
 }
 
+/* 64 seek times: one more than the drive looks up exactly. */
+static void refuse_many(struct check_state *st)
+{
+	char text[256] = "seek_first_ms=1";
+
+	for (int i = 1; i < 64; i++)
+		strcat(text, ":1");
+	refuse(st, text, "at most 63");
+}
+
 int main(void)
 {
 	struct check_state st = { 0 };
@@ -266,7 +349,15 @@ int main(void)
 	skew_crossing(&st);
 	write_pace(&st);
 	write_phases(&st);
+	zone_table(&st);
+	write_start(&st);
+	lists(&st);
 	refuse(&st, "track_skew_ms=12", "one revolution");
 	refuse(&st, "write_pace=late", "watermark or sector");
+	refuse(&st, "zone_cyls=300:x", "not a list of numbers");
+	refuse(&st, "zone_cyls=0.5", "from 1 to");
+	refuse(&st, "zones=2,zone_cyls=300:200,zone_sectors=80", "give all three alike");
+	refuse(&st, "zones=2,zone_cyls=30:20,zone_sectors=80:60", "above the zone table");
+	refuse_many(&st);
 	return check_exit(&st, "test_sim_hdd_skew");
 }
