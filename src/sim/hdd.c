@@ -122,9 +122,6 @@ static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b
 	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, c->access, c->write);
 	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
 
-	if (c->write && h->write_seek_min_ns && move < c->access + h->write_seek_min_ns)
-		move = c->access + h->write_seek_min_ns;	/* write_seek_min_ms */
-
 	return move > data ? move : data;
 }
 
@@ -494,6 +491,12 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 		uint64_t at = data + hdd_bus_write_ns(h, first < req->length ? first : req->length);
 
 		data_at = at > data_at ? at : data_at;	/* write_start_sectors */
+	}
+	if (write && h->write_seek_min_ns) {
+		/* write_seek_min_ms, from its controller time (when a drive at QD 1 seeks) */
+		uint64_t at = ready + h->access_ns[after_write] + h->write_seek_min_ns;
+
+		data_at = at > data_at ? at : data_at;
 	}
 	h->queue[h->qlen++] = (struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,

@@ -113,8 +113,8 @@ static const struct sim_param hdd_params[] = {
 	  "a write after a write it does not continue gets its data this much later "
 	  "(a further disconnect and reconnect)", 0, 50, NULL },
 	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
-	  "a write-through's seek and settling take at least this, even where the head "
-	  "stopped", 0, 50, NULL },
+	  "a write-through's media transfer starts at least this long after its controller "
+	  "time and access overhead, even where the head stopped (a least seek)", 0, 50, NULL },
 	{ "write_start_sectors", PARAM_COUNT, F(write_start_sectors), "",
 	  "a write-through's media transfer starts once this many of its sectors (all, if "
 	  "fewer) came (0: no such wait)", 0, 1e6, NULL },
