@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sim/device.h"
-#include "sim/hdd.h"
-#include "sim/spec.h"
+#include "hdd_serve.h"
 
 /* A small drive: 5400 rpm (11.11 ms a turn), 2 surfaces, cache off, fast bus. */
 static const char *const BASE =
@@ -26,35 +24,6 @@ static const char *const BASE =
 	"seek_avg_ms=6,seek_full_ms=12,write_settle_ms=0,cmd_overhead_ms=0.5,"
 	"access_overhead_ms=0,bus_mib_s=300,cache_mib=1,cache_segments=1,write_cache=off,"
 	"ncq_depth=1,ncq_aging=0,surfaces=2,head_switch_ms=0.5,write_watermark=0";
-
-static int parse(const char *extra, struct hdd_config *c, struct errmsg *err)
-{
-	char text[1024];
-	struct sim_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "hdd,%s%s%s", BASE, extra ? "," : "", extra ? extra : "");
-	ret = sim_spec_parse(&spec, text, err);
-	if (!ret && spec.model != &sim_hdd_model)
-		ret = errmsg_set(err, -EINVAL, "not the hdd model");
-	if (!ret)
-		*c = *(const struct hdd_config *)spec.config;
-	if (!ret)
-		sim_spec_release(&spec);
-	return ret;
-}
-
-static struct hdd_config drive(const char *extra)
-{
-	struct hdd_config c;
-	struct errmsg err;
-
-	if (parse(extra, &c, &err)) {
-		printf("settings refused: %s\n", err.text);
-		exit(1);
-	}
-	return c;
-}
 
 static void geom(const struct hdd_config *c, struct hdd_geom *g)
 {
@@ -66,43 +35,11 @@ static void geom(const struct hdd_config *c, struct hdd_geom *g)
 	}
 }
 
-/* One request at a time: n requests, service ms each. */
-static void serve(const struct hdd_config *c, unsigned n, const uint64_t *off,
-		  const uint32_t *len, const enum io_op *op, double *ms)
-{
-	struct sim_device *d;
-	struct io_request r, *out[1];
-	struct errmsg err;
-	uint64_t now = 0;
-
-	if (sim_hdd_model.create(c, 1, &d, &err)) {
-		printf("cannot create the drive: %s\n", err.text);
-		exit(1);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		r = (struct io_request){ .offset = off[i], .length = len[i], .op = op[i],
-					 .submit_ns = now };
-		if (d->ops->submit(d, &r, now)) {
-			printf("submit refused\n");
-			exit(1);
-		}
-		now = d->ops->next_completion(d);
-		d->ops->complete(d, now, out, 1);
-		ms[i] = (double)(now - r.submit_ns) / 1e6;
-	}
-	d->ops->destroy(d);
-}
-
-static uint64_t track_start(const struct hdd_geom *g, uint32_t trk)
-{
-	return hdd_s_of(g, (uint64_t)trk << 32);
-}
-
 /* The timing functions: crossings cost the skew, u_after inverts xfer_u. */
 static void skew_timing(struct check_state *st)
 {
 	static struct hdd_geom g;
-	struct hdd_config c = drive("track_skew_ms=2,cylinder_skew_ms=4");
+	struct hdd_config c = hdd_test_drive(BASE, "track_skew_ms=2,cylinder_skew_ms=4");
 	double rev = 60000.0 / 5400, ts = 2 / rev, cs = 4 / rev;
 	uint64_t half = 1ULL << 31, u;
 	double r_in, r_trk, r_cyl;
@@ -140,7 +77,7 @@ static void skew_timing(struct check_state *st)
 static double next_track_write(const char *extra, uint32_t a)
 {
 	static struct hdd_geom g;
-	struct hdd_config c = drive(extra);
+	struct hdd_config c = hdd_test_drive(BASE, extra);
 	uint64_t off[2];
 	uint32_t len[2];
 	enum io_op op[2] = { IO_WRITE, IO_WRITE };
@@ -148,10 +85,10 @@ static double next_track_write(const char *extra, uint32_t a)
 
 	geom(&c, &g);
 	for (unsigned i = 0; i < 2; i++) {
-		off[i] = track_start(&g, a + i);
-		len[i] = (uint32_t)(track_start(&g, a + i + 1) - off[i]);
+		off[i] = hdd_test_track_start(&g, a + i);
+		len[i] = (uint32_t)(hdd_test_track_start(&g, a + i + 1) - off[i]);
 	}
-	serve(&c, 2, off, len, op, ms);
+	hdd_test_serve(&c, 2, off, len, op, ms);
 	return ms[1];
 }
 
@@ -183,7 +120,7 @@ static void skew_crossing(struct check_state *st)
 static void write_pace(struct check_state *st)
 {
 	static struct hdd_geom g;
-	struct hdd_config c = drive(NULL);
+	struct hdd_config c = hdd_test_drive(BASE, NULL);
 	double rev = 60000.0 / 5400, wm, sec, bus_ms;
 	uint64_t off[2];
 	uint32_t len[2];
@@ -192,18 +129,18 @@ static void write_pace(struct check_state *st)
 	double ms[2];
 
 	geom(&c, &g);
-	off[1] = track_start(&g, 6);
-	len[1] = (uint32_t)(track_start(&g, 7) - off[1]);
+	off[1] = hdd_test_track_start(&g, 6);
+	len[1] = (uint32_t)(hdd_test_track_start(&g, 7) - off[1]);
 	off[0] = off[1] - 4096;
 	len[0] = 4096;
 	snprintf(slow, sizeof(slow), "bus_write_mib_s=%.6f", hdd_geom_zone_mib_s(&g, 0) / 2);
 	bus_ms = 2 * rev;
-	c = drive(slow);
-	serve(&c, 2, off, len, op, ms);
+	c = hdd_test_drive(BASE, slow);
+	hdd_test_serve(&c, 2, off, len, op, ms);
 	wm = ms[1];
 	strcat(slow, ",write_pace=sector");
-	c = drive(slow);
-	serve(&c, 2, off, len, op, ms);
+	c = hdd_test_drive(BASE, slow);
+	hdd_test_serve(&c, 2, off, len, op, ms);
 	sec = ms[1];
 	CHECK(st, fabs(wm - (0.5 + bus_ms)) < 0.01,
 	      "watermark 0: %.4f ms, want command + data %.4f", wm, 0.5 + bus_ms);
@@ -211,11 +148,11 @@ static void write_pace(struct check_state *st)
 	      "sector pace: %.4f ms, want within a turn after the data (%.4f to %.4f)", sec,
 	      0.5 + bus_ms, 0.5 + bus_ms + rev);
 	/* with a fast bus the head never waits for data: both paces agree */
-	c = drive("write_pace=sector");
-	serve(&c, 2, off, len, op, ms);
+	c = hdd_test_drive(BASE, "write_pace=sector");
+	hdd_test_serve(&c, 2, off, len, op, ms);
 	sec = ms[1];
-	c = drive(NULL);
-	serve(&c, 2, off, len, op, ms);
+	c = hdd_test_drive(BASE, NULL);
+	hdd_test_serve(&c, 2, off, len, op, ms);
 	CHECK(st, fabs(sec - ms[1]) < 0.002, "fast bus: sector pace %.4f ms, watermark 0 %.4f",
 	      sec, ms[1]);
 }
@@ -233,29 +170,30 @@ static void write_phases(struct check_state *st)
 	const enum io_op op[N] = { IO_WRITE, IO_WRITE, IO_WRITE, IO_READ, IO_WRITE };
 	const double want[N] = { 0, 0.7, 0, 0, 0 };	/* the read's turn shifts: not checked */
 	double a[N], b[N];
-	struct hdd_config c = drive("bus_write_mib_s=1");
+	struct hdd_config c = hdd_test_drive(BASE, "bus_write_mib_s=1");
 
-	serve(&c, N, off, len, op, a);
-	c = drive("bus_write_mib_s=1,write_redisconnect_ms=0.7");
-	serve(&c, N, off, len, op, b);
+	hdd_test_serve(&c, N, off, len, op, a);
+	c = hdd_test_drive(BASE, "bus_write_mib_s=1,write_redisconnect_ms=0.7");
+	hdd_test_serve(&c, N, off, len, op, b);
 	for (unsigned i = 0; i < N; i++)
 		CHECK(st, op[i] == IO_READ || fabs(b[i] - a[i] - want[i]) < 0.001,
 		      "request %u: %.4f ms with the extra disconnect, %.4f without, want +%.1f", i,
 		      b[i], a[i], want[i]);
-	c = drive(NULL);
-	serve(&c, 1, off, len, op, a);
-	c = drive("write_done_ms=0.3");
-	serve(&c, 1, off, len, op, b);
+	c = hdd_test_drive(BASE, NULL);
+	hdd_test_serve(&c, 1, off, len, op, a);
+	c = hdd_test_drive(BASE, "write_done_ms=0.3");
+	hdd_test_serve(&c, 1, off, len, op, b);
 	CHECK(st, fabs(b[0] - a[0] - 0.3) < 0.001, "write_done_ms=0.3: %.4f ms, %.4f without",
 	      b[0], a[0]);
 }
 
-/* A zone table sets the zones' shares and track sizes; measured short seeks replace the curve's. */
+/* A zone table sets the zones' shares and track sizes; measured short seeks replace the
+ * curve's. */
 static void zone_table(struct check_state *st)
 {
 	static struct hdd_geom g;
-	struct hdd_config c = drive("zones=3,zone_cyls=3000:2000:1000,zone_sectors=80:60:40,"
-				    "seek_first_ms=2:3.5:3");
+	struct hdd_config c = hdd_test_drive(BASE, "zones=3,zone_cyls=3000:2000:1000,"
+					     "zone_sectors=80:60:40,seek_first_ms=2:3.5:3");
 	double r0, r1, r2;
 	uint32_t d;
 	int bad = 0;
@@ -307,17 +245,17 @@ static void write_start(struct check_state *st)
 /* List values: separators, "-" for none, and refusals. */
 static void lists(struct check_state *st)
 {
-	struct hdd_config c = drive("seek_first_ms=1 2:3");
+	struct hdd_config c = hdd_test_drive(BASE, "seek_first_ms=1 2:3");
 	struct errmsg err = { 0 };
 	char many[1024] = "seek_first_ms=";
 
 	CHECK(st, c.seek_first_ms.n == 3 && c.seek_first_ms.v[2] == 3, "'1 2:3': %u numbers",
 	      c.seek_first_ms.n);
-	c = drive("seek_first_ms=-");
+	c = hdd_test_drive(BASE, "seek_first_ms=-");
 	CHECK(st, c.seek_first_ms.n == 0, "'-': %u numbers, want none", c.seek_first_ms.n);
 	for (int i = 0; i < 65; i++)
 		strcat(many, "1:");
-	CHECK(st, parse(many, &c, &err) == -EINVAL && strstr(err.text, "more than 64"),
+	CHECK(st, hdd_test_parse(BASE, many, &c, &err) == -EINVAL && strstr(err.text, "more than 64"),
 	      "65 numbers: '%s'", err.text);
 }
 
@@ -325,7 +263,7 @@ static void refuse(struct check_state *st, const char *settings, const char *wan
 {
 	struct hdd_config c;
 	struct errmsg err = { 0 };
-	int ret = parse(settings, &c, &err);
+	int ret = hdd_test_parse(BASE, settings, &c, &err);
 
 	CHECK(st, ret == -EINVAL && strstr(err.text, want), "'%s': %d '%s', want '%s'", settings,
 	      ret, err.text, want);
