@@ -86,7 +86,7 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 		cap = h->geom.capacity;
 	if (t <= st->t0)
 		return st->start;
-	s = hdd_s_of(&h->geom, st->u0 + hdd_revs_in(&h->geom, t - st->t0));
+	s = hdd_s_of(&h->geom, hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)));
 	if (s < st->start)
 		s = st->start;
 	return s < cap ? s : cap;
@@ -146,7 +146,8 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 			return UINT64_MAX;	/* already dropped from the segment */
 	}
 	ready = d <= st->start ? st->t0
-			       : st->t0 + hdd_rev_ns(&h->geom, hdd_u_of(&h->geom, d) - st->u0);
+			       : st->t0 + hdd_rev_ns(&h->geom, hdd_xfer_u(&h->geom, st->u0,
+								    hdd_u_of(&h->geom, d)));
 	if (ready > h->head_free)
 		h->head_free = ready;	/* the head stays on the stream until then */
 	if (d > st->consumed)
@@ -246,7 +247,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 	h->ndirty++;
 	u = hdd_u_of(&h->geom, c);
 	h->dirty[i] = (struct hdd_dirty){
-		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = (uint32_t)u,
+		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u),
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 	};
 	h->dirty_bytes += d - c;
@@ -255,7 +256,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t)
 {
-	uint64_t c = req->offset, ack = t + hdd_bus_ns(h, req->length);
+	uint64_t c = req->offset, ack = t + hdd_bus_write_ns(h, req->length);
 	struct hdd_dirty *e = dirty_room(h, c, c + req->length);
 
 	if (!e)

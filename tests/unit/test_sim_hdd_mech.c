@@ -15,9 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sim/device.h"
-#include "sim/hdd.h"
-#include "sim/spec.h"
+#include "hdd_serve.h"
 
 #define KIB 1024ULL
 #define MIB (1ULL << 20)
@@ -29,73 +27,19 @@ static const char *const BASE =
 	"access_overhead_ms=0,bus_mib_s=300,cache_mib=1,cache_segments=1,write_cache=off,"
 	"ncq_depth=1,ncq_aging=0";
 
-/* The hdd model with BASE and `extra` (NULL: none) over its defaults, as sim: parses it. */
 static int parse(const char *extra, struct hdd_config *c, struct errmsg *err)
 {
-	char text[1024];
-	struct sim_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "hdd,%s%s%s", BASE, extra ? "," : "", extra ? extra : "");
-	ret = sim_spec_parse(&spec, text, err);
-	if (!ret && spec.model != &sim_hdd_model)
-		ret = errmsg_set(err, -EINVAL, "not the hdd model");
-	if (!ret)
-		*c = *(const struct hdd_config *)spec.config;
-	if (!ret)
-		sim_spec_release(&spec);
-	return ret;
+	return hdd_test_parse(BASE, extra, c, err);
 }
 
 static struct hdd_config drive(const char *extra)
 {
-	struct hdd_config c;
-	struct errmsg err;
-
-	if (parse(extra, &c, &err)) {
-		printf("settings refused: %s\n", err.text);
-		exit(1);
-	}
-	return c;
+	return hdd_test_drive(BASE, extra);
 }
 
-/*
- * One request at a time: n requests (offset, length, op from the arrays), each
- * submitted think_ns after the one before completed; service ms each.
- */
-static void serve_think(const struct hdd_config *c, unsigned n, const uint64_t *off,
-			const uint32_t *len, const enum io_op *op, uint64_t think_ns, double *ms)
-{
-	struct sim_device *d;
-	struct io_request r, *out[1];
-	struct errmsg err;
-	uint64_t now = 0;
-
-	if (sim_hdd_model.create(c, 1, &d, &err)) {
-		printf("cannot create the drive: %s\n", err.text);
-		exit(1);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		r = (struct io_request){ .offset = off[i], .length = len[i], .op = op[i],
-					 .submit_ns = now };
-		if (d->ops->submit(d, &r, now)) {
-			printf("submit refused\n");
-			exit(1);
-		}
-		now = d->ops->next_completion(d);
-		d->ops->complete(d, now, out, 1);
-		ms[i] = (double)(now - r.submit_ns) / 1e6;
-		now += think_ns;
-	}
-	d->ops->destroy(d);
-}
-
-/* serve_think() with no think time. */
-static void serve(const struct hdd_config *c, unsigned n, const uint64_t *off,
-		  const uint32_t *len, const enum io_op *op, double *ms)
-{
-	serve_think(c, n, off, len, op, 0, ms);
-}
+#define serve hdd_test_serve
+#define serve_think hdd_test_serve_think
+#define track_start hdd_test_track_start
 
 static double mean(const double *v, unsigned n, unsigned from)
 {
@@ -104,12 +48,6 @@ static double mean(const double *v, unsigned n, unsigned from)
 	for (unsigned i = from; i < n; i++)
 		s += v[i];
 	return s / (n - from);
-}
-
-/* The first byte of track trk (of the drive's geometry). */
-static uint64_t track_start(const struct hdd_geom *g, uint32_t trk)
-{
-	return hdd_s_of(g, (uint64_t)trk << 32);
 }
 
 enum { N = 200 };
