@@ -10,9 +10,10 @@
 # head switch, track and cylinder skew, DiskSim's seek equation and first ten seeks, rpm,
 # bus rates, read water mark and cache; DiskSim's controller overheads, write disconnects
 # and water marks mapped onto the model's), and the same with the overrides a coordinate search found
-# (overheads, water marks and settling; for the HP also the write's least seek, the
-# cylinder skew, the head switch, the one-cylinder seek and the equation's short-seek
-# constant: a fit, said as such). For the HP a second line gives the demerit's spread
+# (for the HP overheads, water marks, settling, the write's least seek, the cylinder
+# skew, the head switch, the one-cylinder seek and the equation's short-seek constant; for
+# the Cheetah window read-ahead, the jump time of a read hit and the head switch: a fit,
+# said as such). For each row a second line gives the demerit's spread
 # over six neighbouring layouts (track skew moved by up to 0.05 ms): the model's sectors
 # are not where the real drive's are, so part of the figure is the layout's luck.
 #
@@ -74,6 +75,6 @@ row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 published "" 1.65
 row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 fitted \
 	",cmd_overhead_ms=0.76,read_hit_overhead_ms=0.277,read_watermark=0.759,write_overhead_ms=0.042,write_done_ms=0.032,write_seek_min_ms=1.62,write_settle_ms=0.514,cylinder_skew_ms=3.52,head_switch_ms=3.62,seek_first_ms=3.18:3.68:3.81:3.98:4.27:4.65:4.52:4.65:4.82:4.99,seek_eq_a_ms=3.76" \
 	1.65
-row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published
+row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published "" 2.63
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 fitted \
-	",read_ahead=window,read_hit_jump_ms=0.184,head_switch_ms=1.5"
+	",read_ahead=window,read_hit_jump_ms=0.184,head_switch_ms=1.5" 2.63
