@@ -1,4 +1,4 @@
-/* heap.c — the request min-heap of heap.h. */
+/* heap.c — the request min-heap and the request FIFO of heap.h. */
 #include "heap.h"
 
 #include <errno.h>
@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "util/bug.h"
 #include "util/dynbuf.h"
 
 void req_heap_init(struct req_heap *h)
@@ -19,10 +20,12 @@ void req_heap_release(struct req_heap *h)
 	req_heap_init(h);
 }
 
-/* Branch-free: completion times are random, a branch on them mispredicts. */
+/* (key, order) as one number: one compare, no branch (the times are random). */
 static unsigned before(const struct req_heap_entry *a, const struct req_heap_entry *b)
 {
-	return (unsigned)(a->key < b->key) | ((unsigned)(a->key == b->key) & (unsigned)(a->order < b->order));
+	__extension__ typedef unsigned __int128 rank;
+
+	return ((rank)a->key << 64 | a->order) < ((rank)b->key << 64 | b->order);
 }
 
 int req_heap_reserve(struct req_heap *h, unsigned n)
@@ -51,29 +54,70 @@ int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
 	return 0;
 }
 
+/*
+ * Bottom-up: the hole at the root goes down to a leaf along the earlier
+ * child (one compare a level), then the last entry rises from there (it
+ * came from the bottom, so it seldom rises far).
+ */
 struct io_request *req_heap_pop(struct req_heap *h)
 {
+	struct req_heap_entry *e = h->entries, last;
 	struct io_request *top;
-	struct req_heap_entry last;
-	unsigned i = 0;
+	unsigned i = 0, c, n;
 
 	if (!h->len)
 		return NULL;
-	top = h->entries[0].req;
-	last = h->entries[--h->len];
-	for (;;) {
-		unsigned child = 2 * i + 1;
-
-		if (child >= h->len)
-			break;
-		if (child + 1 < h->len)
-			child += before(&h->entries[child + 1], &h->entries[child]);
-		if (!before(&h->entries[child], &last))
-			break;
-		h->entries[i] = h->entries[child];
-		i = child;
+	top = e[0].req;
+	n = --h->len;
+	if (!n)
+		return top;
+	last = e[n];
+	for (; (c = 2 * i + 1) + 1 < n; i = c) {
+		c += before(&e[c + 1], &e[c]);
+		e[i] = e[c];
 	}
-	if (h->len)
-		h->entries[i] = last;
+	if (c < n) {
+		e[i] = e[c];
+		i = c;
+	}
+	while (i > 0 && before(&last, &e[(i - 1) / 2])) {
+		e[i] = e[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	e[i] = last;
 	return top;
+}
+
+void req_fifo_init(struct req_fifo *q)
+{
+	memset(q, 0, sizeof(*q));
+}
+
+void req_fifo_release(struct req_fifo *q)
+{
+	free(q->entries);
+	req_fifo_init(q);
+}
+
+int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req)
+{
+	unsigned tail;
+
+	BUG_ON(q->len && key < q->last);
+	if (q->len == q->alloc) {	/* full: grow, and unwrap the part past the old end */
+		size_t alloc = q->alloc;
+		unsigned old = q->alloc;
+
+		if (array_grow((void **)&q->entries, &alloc, (size_t)q->len + 1, sizeof(*q->entries),
+			       UINT_MAX))
+			return -ENOMEM;
+		if (q->head + q->len > old)
+			memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
+		q->alloc = (unsigned)alloc;
+	}
+	tail = q->head + q->len < q->alloc ? q->head + q->len : q->head + q->len - q->alloc;
+	q->entries[tail] = (struct req_fifo_entry){ key, req };
+	q->len++;
+	q->last = key;
+	return 0;
 }

@@ -14,6 +14,10 @@
  * and for each row it covers only partly reads first, either the old data
  * and parity (read-modify-write) or the row's other data chunks
  * (reconstruct-write), whichever reads fewer chunks that are still there.
+ * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
+ * of a member that is there, a RAID 5/6 read-modify-write with no member
+ * failed), get the same lists straight away (plan_one_chunk,
+ * small_parity_write), without the general planner's loops.
  * With the controller's write-back cache on, a host write completes as soon
  * as it is in the cache, and the array destages it later as an operation of
  * its own (contiguous cached writes merged into one, so that sequential
@@ -33,7 +37,9 @@
  *  3. next_completion() processes member completions in time order up to
  *     the earliest host completion and returns it; it never processes one
  *     later than the host completion it returns, so a host that submits at
- *     that time finds every member at or before it.
+ *     that time finds every member at or before it. Host completions are
+ *     queued at the array's clock plus controller_ns, so (by 1) in time
+ *     order: a FIFO (heap.h req_fifo, which checks it) holds them.
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
@@ -57,6 +63,7 @@
 #include "raid.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +72,7 @@
 #include "sim/raid_data.h"
 #include "sim/spec.h"
 #include "util/bug.h"
+#include "util/dynbuf.h"
 
 struct extent {
 	unsigned member;
@@ -105,14 +113,15 @@ struct raid_array {
 	struct raid_sim_config cfg;
 	struct raid_layout layout;
 	unsigned n, data, parity;
+	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
 	struct sim_device **member;
-	uint64_t *last_end;		/* where the last request to each member ended */
-	unsigned *inflight;
+	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
+	unsigned *inflight;		/* member requests in flight (mirrored) */
 	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
 	uint64_t stale;			/* bit m: submitted to or completed from since asked */
 	uint64_t clock;
 	uint64_t controller_ns;
-	struct req_heap done;		/* host completions */
+	struct req_fifo done;		/* host completions, in time order (invariant 1) */
 	struct array_op *free_ops, *all_ops;
 	struct member_io *free_ios, *all_ios;
 	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
@@ -124,6 +133,9 @@ struct raid_array {
 	uint64_t seed;
 	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
 };
+
+/* next[] has at least this many entries, those past the members UINT64_MAX. */
+#define NEXT_PAD 8
 
 static struct raid_array *to_array(struct sim_device *d)
 {
@@ -330,12 +342,59 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	return ret;
 }
 
+/* Room for n extents in list l. */
+static int list_room(struct extent_list *l, unsigned n)
+{
+	size_t alloc = l->alloc;
+
+	if (n <= l->alloc)
+		return 0;
+	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
+		return -ENOMEM;
+	l->alloc = (unsigned)alloc;
+	return 0;
+}
+
+/*
+ * The common small write, inside data chunk i of one row with no member
+ * failed and read-modify-write the cheaper: the lists parity_write_row()
+ * builds for it (reads D, P, Q; writes P, Q, D; every member a different
+ * one, so nothing merges), without its loops.
+ */
+static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
+			      uint64_t in)
+{
+	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
+	uint64_t off = row * a->cfg.stripe + in, len = op->length;
+
+	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
+		return -ENOMEM;
+	m[0] = row_member(a, p0, np + i);
+	m[1] = p0;
+	m[2] = row_member(a, p0, 1);
+	for (unsigned k = 0; k <= np; k++) {
+		op->list[0].e[k] = (struct extent){ m[k], off, len };
+		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len };
+	}
+	op->list[0].len = op->list[1].len = np + 1;
+	for (unsigned k = 0; k <= np && a->member[m[k]]->ops->prefetch; k++)
+		a->member[m[k]]->ops->prefetch(a->member[m[k]], off, (uint32_t)len);
+	return 0;
+}
+
 static int plan_parity_write(struct raid_array *a, struct array_op *op)
 {
 	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
 	uint64_t pos = op->offset, end = op->offset + op->length;
 	int ret = 0;
 
+	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
+		uint64_t lo = pos % rowb, in = lo % a->cfg.stripe;
+
+		if (op->length && in + op->length <= a->cfg.stripe)
+			return small_parity_write(a, op, pos / rowb, (unsigned)(lo / a->cfg.stripe), in);
+	}
+	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
 	while (pos < end && !ret) {
 		uint64_t row = pos / rowb, lo = pos % rowb;
 		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
@@ -346,11 +405,43 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 	return ret;
 }
 
+/*
+ * An operation inside one chunk of RAID 0, or a read inside one data chunk
+ * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
+ * it, without the loop; false for any other operation.
+ */
+static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
+{
+	uint64_t s = a->cfg.stripe, chunk = op->offset / s, in = op->offset % s, row;
+	struct extent_list *l = &op->list[op->op];
+	unsigned m;
+
+	if (!op->length || in + op->length > s ||
+	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
+		return false;
+	row = a->parity ? chunk / a->data : chunk / a->n;
+	m = a->parity ? data_member(a, row, (unsigned)(chunk % a->data)) : (unsigned)(chunk % a->n);
+	if (failed(a, m))
+		return false;
+	*ret = list_room(l, 1);
+	if (*ret)
+		return true;
+	l->e[0] = (struct extent){ m, row * s + in, op->length };
+	l->len = 1;
+	if (a->member[m]->ops->prefetch)
+		a->member[m]->ops->prefetch(a->member[m], row * s + in, (uint32_t)op->length);
+	return true;
+}
+
 static int plan_op(struct raid_array *a, struct array_op *op)
 {
 	int ret = 0;
 
 	op->list[0].len = op->list[1].len = 0;
+	if (op->op == IO_WRITE && a->parity)
+		return plan_parity_write(a, op);
+	if (plan_one_chunk(a, op, &ret))
+		return ret;
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
 	if (a->layout.level == RAID_1) {
 		if (op->op == IO_READ)
@@ -361,8 +452,6 @@ static int plan_op(struct raid_array *a, struct array_op *op)
 				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
 		return ret;
 	}
-	if (op->op == IO_WRITE && a->parity)
-		return plan_parity_write(a, op);
 	return for_each_piece(a, op, plain_piece);
 }
 
@@ -413,8 +502,10 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 		io->req = (struct io_request){ .offset = l->e[i].off, .length = (uint32_t)l->e[i].len,
 					       .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
 		BUG_ON(failed(a, io->member) || l->e[i].len > UINT32_MAX);
-		a->last_end[io->member] = l->e[i].off + l->e[i].len;
-		a->inflight[io->member]++;
+		if (a->mirrored) {
+			a->last_end[io->member] = l->e[i].off + l->e[i].len;
+			a->inflight[io->member]++;
+		}
 		a->stale |= 1ULL << io->member;
 		ret = a->member[io->member]->ops->submit(a->member[io->member], &io->req, t);
 		if (ret)
@@ -473,7 +564,7 @@ static int cache_put(struct raid_array *a, struct array_op *op, uint64_t t)
 		return -ENOMEM;
 	a->dirty += op->length;
 	op->host->result = (int64_t)op->length;
-	if (req_heap_push(&a->done, t + a->controller_ns, op->host))
+	if (req_fifo_push(&a->done, t + a->controller_ns, op->host))
 		return -ENOMEM;
 	op->host = NULL;
 	op->next = NULL;
@@ -508,7 +599,7 @@ static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 		return ret;
 	if (op->host) {
 		op->host->result = op->error ? op->error : (int64_t)op->length;
-		ret = req_heap_push(&a->done, t + a->controller_ns, op->host);
+		ret = req_fifo_push(&a->done, t + a->controller_ns, op->host);
 		op_put(a, op);
 		return ret;
 	}
@@ -531,7 +622,8 @@ static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
 
 	if (io->req.result < 0)
 		op->error = (int)io->req.result;
-	a->inflight[io->member]--;
+	if (a->mirrored)
+		a->inflight[io->member]--;
 	io->next_free = a->free_ios;
 	a->free_ios = io;
 	BUG_ON(!op->pending);
@@ -591,7 +683,8 @@ static uint64_t member_next(struct raid_array *a, unsigned m)
  * may submit another to m that is due at once); its next completion is then
  * known, and stays so until the array submits to m again.
  */
-static int member_at(struct raid_array *a, unsigned m, uint64_t t)
+static inline __attribute__((always_inline)) int member_at(struct raid_array *a, unsigned m,
+							  uint64_t t)
 {
 	struct sim_device *md = a->member[m];
 	struct io_request *out[64];
@@ -637,22 +730,40 @@ static int members_at(struct raid_array *a, uint64_t t, uint64_t due)
 	return 0;
 }
 
-/* The earliest next completion of all members; *due: the members it is of. */
-static uint64_t members_next(struct raid_array *a, uint64_t *due)
+/*
+ * The earliest next completion of all members. next[] holds at least
+ * NEXT_PAD entries (those past the members UINT64_MAX), so that an array of
+ * up to 8 members scans a fixed 8, a loop the compiler unrolls; branch-free
+ * (cmov): the times are random.
+ */
+static uint64_t members_next(struct raid_array *a)
 {
-	uint64_t t_mem = UINT64_MAX, mask = 0;
+	unsigned n = a->n <= NEXT_PAD ? NEXT_PAD : a->n;
+	uint64_t t = UINT64_MAX;
 
 	while (a->stale)
 		member_next(a, (unsigned)__builtin_ctzll(a->stale));
-	for (unsigned m = 0; m < a->n; m++) {	/* branch-free: the times are random */
-		uint64_t t = a->next[m], bit = 1ULL << m;
-		uint64_t lt = -(uint64_t)(t < t_mem), eq = -(uint64_t)(t == t_mem);
+	if (n == NEXT_PAD)
+		for (unsigned m = 0; m < NEXT_PAD; m++)
+			t = a->next[m] < t ? a->next[m] : t;
+	else
+		for (unsigned m = 0; m < n; m++)
+			t = a->next[m] < t ? a->next[m] : t;
+	return t;
+}
 
-		mask = (lt & bit) | (~lt & (mask | (eq & bit)));
-		t_mem = (lt & t) | (~lt & t_mem);
-	}
-	*due = mask;
-	return t_mem;
+/* The members whose next completion is t (< UINT64_MAX, so no padding entry). */
+static uint64_t members_due(const struct raid_array *a, uint64_t t)
+{
+	uint64_t mask = 0;
+
+	if (a->n <= NEXT_PAD)
+		for (unsigned m = 0; m < NEXT_PAD; m++)
+			mask |= (uint64_t)(a->next[m] == t) << m;
+	else
+		for (unsigned m = 0; m < a->n; m++)
+			mask |= (uint64_t)(a->next[m] == t) << m;
+	return mask;
 }
 
 static uint64_t raid_next_completion(struct sim_device *d)
@@ -660,11 +771,11 @@ static uint64_t raid_next_completion(struct sim_device *d)
 	struct raid_array *a = to_array(d);
 
 	for (;;) {
-		uint64_t due, t_mem = members_next(a, &due), t_done = req_heap_min(&a->done);
+		uint64_t t_mem = members_next(a), t_done = req_fifo_min(&a->done);
 
 		if (t_done <= t_mem)
 			return t_done;
-		if (members_at(a, t_mem, due))
+		if (members_at(a, t_mem, members_due(a, t_mem)))
 			return t_mem;	/* out of memory: the next complete() reports nothing new */
 	}
 }
@@ -675,9 +786,9 @@ static unsigned raid_complete(struct sim_device *d, uint64_t now, struct io_requ
 	struct raid_array *a = to_array(d);
 	unsigned n = 0;
 
-	while (n < max && req_heap_min(&a->done) <= now) {
-		uint64_t t = req_heap_min(&a->done);
-		struct io_request *req = req_heap_pop(&a->done);
+	while (n < max && req_fifo_min(&a->done) <= now) {
+		uint64_t t = req_fifo_min(&a->done);
+		struct io_request *req = req_fifo_pop(&a->done);
 
 		req->complete_ns = t;
 		out[n++] = req;
@@ -736,7 +847,7 @@ static void raid_destroy(struct sim_device *d)
 		free(a->all_ios);
 		a->all_ios = next;
 	}
-	req_heap_release(&a->done);
+	req_fifo_release(&a->done);
 	raid_data_free(a->kept);
 	free(a->member);
 	free(a->last_end);
@@ -791,6 +902,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 		    struct errmsg *err)
 {
 	struct raid_array *a = calloc(1, sizeof(*a));
+	unsigned slots = c->disks > NEXT_PAD ? (unsigned)c->disks : NEXT_PAD;
 	int ret;
 
 	if (!a)
@@ -802,14 +914,17 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->n = (unsigned)c->disks;
 	a->data = raid_data_disks(&a->layout);
 	a->parity = raid_parity_disks(&a->layout);
+	a->mirrored = c->level == RAID_1 || c->level == RAID_10;
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
-	req_heap_init(&a->done);
+	req_fifo_init(&a->done);
 	a->member = calloc(a->n, sizeof(*a->member));
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));
 	a->last_idx = calloc(2 * a->n, sizeof(*a->last_idx));
-	a->next = calloc(a->n, sizeof(*a->next));
+	a->next = malloc(slots * sizeof(*a->next));
+	for (unsigned m = 0; a->next && m < slots; m++)
+		a->next[m] = UINT64_MAX;
 	a->stale = a->n == 64 ? UINT64_MAX : (1ULL << a->n) - 1;	/* every member: ask */
 	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");

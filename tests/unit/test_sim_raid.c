@@ -147,6 +147,16 @@ static void layout_rmw(void)
 	r3 = run("raid5,disks=3,member=wd6400aaks", &w);
 	CHECK(&st, r3.member[1].host_read_bytes == 4096 && !r3.member[0].host_read_bytes &&
 		   !r3.member[2].host_read_bytes, "3-disk RAID 5: reconstruct-write");
+	/* RAID 6 of 6, row 0: P on member 5, Q on member 0, data chunk 0 on member 1 */
+	r = run("raid6,disks=6,member=wd6400aaks", &w);
+	for (unsigned m = 0; m < 6; m++) {
+		uint64_t want = m == 5 || m == 0 || m == 1 ? 4096 : 0;
+
+		CHECK(&st, r.member[m].host_read_bytes == want && r.member[m].host_write_bytes == want,
+		      "RAID 6 read-modify-write: member %u read %llu written %llu", m,
+		      (unsigned long long)r.member[m].host_read_bytes,
+		      (unsigned long long)r.member[m].host_write_bytes);
+	}
 	/* a full row: no reads */
 	w.bs = 3 * 65536;
 	r = run("raid5,disks=4,member=wd6400aaks", &w);

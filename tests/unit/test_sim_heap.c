@@ -1,0 +1,105 @@
+/*
+ * test_sim_heap.c — the request heap and the request FIFO of sim/heap.h
+ * against a plain reference: the heap pops the earliest key, ties in push
+ * order, whatever the mix of pushes and pops (many equal keys); the FIFO
+ * pops in push order through its ring's wrap and growth, and its min is
+ * the front's key.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "sim/heap.h"
+#include "util/rng.h"
+
+#define N 5000
+
+/* Index of the earliest (key, push order) among the live reference entries. */
+static int ref_min(const uint64_t *key, const int *live, int n)
+{
+	int best = -1;
+
+	for (int i = 0; i < n; i++)
+		if (live[i] && (best < 0 || key[i] < key[best]))
+			best = i;
+	return best;
+}
+
+static void heap_against_reference(struct check_state *st, uint64_t spread)
+{
+	static struct io_request req[N];
+	static uint64_t key[N];
+	static int live[N];
+	struct req_heap h;
+	struct rng r;
+	int pushed = 0, bad = 0, len = 0;
+
+	rng_init(&r, spread);
+	req_heap_init(&h);
+	while (pushed < N || len) {
+		if (pushed < N && (len == 0 || rng_below(&r, 3))) {
+			key[pushed] = rng_below(&r, spread);
+			live[pushed] = 1;
+			bad += req_heap_push(&h, key[pushed], &req[pushed]) != 0;
+			pushed++;
+			len++;
+		} else {
+			int i = ref_min(key, live, pushed);
+			uint64_t min = req_heap_min(&h);
+			struct io_request *got = req_heap_pop(&h);
+
+			bad += min != key[i] || got != &req[i];
+			live[i] = 0;
+			len--;
+		}
+	}
+	CHECK(st, bad == 0, "%d pops out of order (keys below %llu)", bad,
+	      (unsigned long long)spread);
+	CHECK(st, req_heap_pop(&h) == NULL && req_heap_min(&h) == UINT64_MAX, "empty heap");
+	req_heap_release(&h);
+}
+
+static void fifo_in_order(struct check_state *st)
+{
+	static struct io_request req[N];
+	struct req_fifo q;
+	struct rng r;
+	uint64_t t = 0, keys[N];
+	int pushed = 0, popped = 0, bad = 0;
+
+	rng_init(&r, 7);
+	req_fifo_init(&q);
+	while (popped < N) {	/* bursts of pushes, then of pops: the ring wraps and grows */
+		unsigned burst = 1 + (unsigned)rng_below(&r, 40);
+
+		for (unsigned k = 0; k < burst && pushed < N; k++) {
+			t += rng_below(&r, 3);	/* equal keys too */
+			keys[pushed] = t;
+			bad += req_fifo_push(&q, t, &req[pushed++]) != 0;
+		}
+		burst = 1 + (unsigned)rng_below(&r, 30);
+		for (unsigned k = 0; k < burst && popped < pushed; k++) {
+			bad += req_fifo_min(&q) != keys[popped];
+			bad += req_fifo_pop(&q) != &req[popped];
+			popped++;
+		}
+		if (pushed == N)
+			while (popped < N) {
+				bad += req_fifo_min(&q) != keys[popped];
+				bad += req_fifo_pop(&q) != &req[popped++];
+			}
+	}
+	CHECK(st, bad == 0, "%d FIFO pops out of push order", bad);
+	CHECK(st, q.alloc >= 40, "the ring grew (%u entries)", q.alloc);
+	CHECK(st, req_fifo_pop(&q) == NULL && req_fifo_min(&q) == UINT64_MAX, "empty FIFO");
+	req_fifo_release(&q);
+}
+
+int main(void)
+{
+	struct check_state st = { 0, 0 };
+
+	heap_against_reference(&st, 8);		/* mostly ties */
+	heap_against_reference(&st, 1ULL << 40);
+	fifo_in_order(&st);
+	return check_exit(&st, "sim_heap");
+}
