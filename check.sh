@@ -5,10 +5,11 @@
 # tests of suite 'accuracy', which the release build runs), and ends with one line
 # "N passed, N failed, N skipped". Exit status 0 only when nothing failed.
 #
-# Time (2 cores): the sanitizer build and the fuzz harnesses' clang build
-# (fuzz/build.sh, for the release pass's `fuzz` test) are compiled at nice 10
-# while the release tests run, on the CPU those leave (beside the tests that
-# run alone, tests/meson.build); each phase's wall time is printed.
+# Time (2 cores): the sanitizer build (nice 10) and the fuzz harnesses'
+# clang build (fuzz/build.sh, nice 15) run in the background from the end of
+# the release build, on the CPU the tests leave (beside the tests that run
+# alone, tests/meson.build); the release build's `fuzz` test (suite 'fuzz')
+# runs last, when its harnesses are built. Each phase's start is printed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -18,37 +19,48 @@ scripts/install-deps.sh || exit 1
 phase "release build"
 scripts/build.sh release || exit 1
 
-# the background builds: sanitizer tree, then the fuzz harnesses; their
-# messages in a log, shown when they fail
-bg_log=$(mktemp "${TMPDIR:-/tmp}/iomodel-check-build.XXXXXX")
-trap 'rm -f "$bg_log"' EXIT
-(
-	nice -n 10 scripts/build.sh asan || exit 1
-	# 77: no clang/libFuzzer; the fuzz test then skips and says why
-	nice -n 10 fuzz/build.sh >/dev/null
-	st=$?; [ $st -eq 0 ] || [ $st -eq 77 ]
-) >"$bg_log" 2>&1 &
-bg=$!
+# the background builds, their messages in logs shown when they fail
+logs=$(mktemp -d "${TMPDIR:-/tmp}/iomodel-check.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+nice -n 10 scripts/build.sh asan >"$logs/asan" 2>&1 &
+asan_build=$!
+# 77: no clang/libFuzzer; the fuzz test then skips and says why
+( nice -n 15 fuzz/build.sh >/dev/null; st=$?; [ $st -eq 0 ] || [ $st -eq 77 ] ) >"$logs/fuzz" 2>&1 &
+fuzz_build=$!
+wait_build() {	# wait_build PID LOG WHAT
+	wait "$1" && return 0
+	cat "$2" >&2
+	echo "check.sh: the $3 build failed" >&2
+	wait	# the other background build: nothing left running
+	exit 1
+}
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 status=0 passed=0 failed=0 skipped=0
-for dir in build build-asan; do
-	only=()
-	if [ "$dir" = build-asan ]; then
+count() { awk -v k="$1" '$0 ~ "^"k":" { n = $NF } END { print n + 0 }' "$2"; }
+for pass in release asan fuzz; do
+	case $pass in
+	release) dir=build; only=(--no-suite fuzz) ;;
+	asan)
 		phase "waiting for the sanitizer build"
-		wait "$bg" || { cat "$bg_log" >&2; echo "check.sh: the sanitizer or fuzz build failed" >&2; exit 1; }
+		wait_build "$asan_build" "$logs/asan" sanitizer
 		# the sanitizer build leaves out the reference-figure tests (tests/meson.build);
 		# its tests run 2-5x slower, so twice the timeouts
-		only=(--no-suite accuracy --timeout-multiplier 2)
-	fi
-	phase "tests on $dir"
-	meson test -C "$dir" --print-errorlogs --num-processes 2 "${only[@]}" | tee "$dir/check-summary.txt"
+		dir=build-asan; only=(--no-suite accuracy --timeout-multiplier 2) ;;
+	fuzz)
+		phase "waiting for the fuzz harnesses' build"
+		wait_build "$fuzz_build" "$logs/fuzz" "fuzz harnesses'"
+		dir=build; only=(--suite fuzz --logbase testlog-fuzz) ;;
+	esac
+	phase "tests on $dir${only[*]:+ (${only[*]})}"
+	summary=$dir/check-summary-$pass.txt
+	meson test -C "$dir" --print-errorlogs --num-processes 2 "${only[@]}" | tee "$summary"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-	count() { awk -v k="$1" '$0 ~ "^"k":" { n = $NF } END { print n + 0 }' "$dir/check-summary.txt"; }
-	passed=$((passed + $(count Ok) + $(count "Expected Fail")))
-	failed=$((failed + $(count Fail) + $(count "Unexpected Pass") + $(count Timeout)))
-	skipped=$((skipped + $(count Skipped)))
+	passed=$((passed + $(count Ok "$summary") + $(count "Expected Fail" "$summary")))
+	failed=$((failed + $(count Fail "$summary") + $(count "Unexpected Pass" "$summary") +
+		$(count Timeout "$summary")))
+	skipped=$((skipped + $(count Skipped "$summary")))
 done
 phase "done"
 # a run that counted nothing has failed, whatever meson said
