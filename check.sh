@@ -5,11 +5,12 @@
 # tests of suite 'accuracy', which the release build runs), and ends with one line
 # "N passed, N failed, N skipped". Exit status 0 only when nothing failed.
 #
-# Time (2 cores): the sanitizer build (nice 10) and the fuzz harnesses'
-# clang build (fuzz/build.sh, nice 15) run in the background from the end of
-# the release build, on the CPU the tests leave (beside the tests that run
-# alone, tests/meson.build); the release build's `fuzz` test (suite 'fuzz')
-# runs last, when its harnesses are built. Each phase's start is printed.
+# Time (2 cores): the sanitizer build runs in the background (nice 10)
+# during the release tests, the fuzz harnesses' clang build (fuzz/build.sh)
+# during the sanitizer tests, each on the CPU the tests leave (beside the
+# tests that run alone, which come first: tests/meson.build); the release
+# build's `fuzz` test (suite 'fuzz') runs last, when its harnesses are built.
+# Each phase's start is printed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -24,9 +25,11 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/iomodel-check.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 nice -n 10 scripts/build.sh asan >"$logs/asan" 2>&1 &
 asan_build=$!
-# 77: no clang/libFuzzer; the fuzz test then skips and says why
-( nice -n 15 fuzz/build.sh >/dev/null; st=$?; [ $st -eq 0 ] || [ $st -eq 77 ] ) >"$logs/fuzz" 2>&1 &
-fuzz_build=$!
+fuzz_build=
+start_fuzz_build() {	# 77: no clang/libFuzzer; the fuzz test then skips and says why
+	( nice -n 10 fuzz/build.sh >/dev/null; st=$?; [ $st -eq 0 ] || [ $st -eq 77 ] ) >"$logs/fuzz" 2>&1 &
+	fuzz_build=$!
+}
 wait_build() {	# wait_build PID LOG WHAT
 	wait "$1" && return 0
 	cat "$2" >&2
@@ -45,6 +48,7 @@ for pass in release asan fuzz; do
 	asan)
 		phase "waiting for the sanitizer build"
 		wait_build "$asan_build" "$logs/asan" sanitizer
+		start_fuzz_build	# beside the sanitizer pass's tests that run alone
 		# the sanitizer build leaves out the reference-figure tests (tests/meson.build);
 		# its tests run 2-5x slower, so twice the timeouts
 		dir=build-asan; only=(--no-suite accuracy --timeout-multiplier 2) ;;
