@@ -4,6 +4,7 @@
 # UndefinedBehaviorSanitizer including float-cast-overflow, every finding
 # fatal. Not part of the meson build. Needs clang and libclang-rt-dev
 # (scripts/install-deps.sh). Prints the harnesses built, one a line.
+# Builds run one at a time (a lock in build-fuzz/).
 # Exit 77 when clang or libFuzzer is missing (the reason on stderr).
 set -eu
 cd "$(dirname "$0")/.."
@@ -12,6 +13,10 @@ cc=${FUZZ_CC:-clang}
 command -v "$cc" >/dev/null || { echo "fuzz/build.sh: no $cc (apt-get install clang)" >&2; exit 77; }
 san=(-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all)
 mkdir -p "$out/obj"
+# one build at a time (check.sh builds in the background while the fuzz test
+# may start one): a second waits for the first, then finds everything built
+exec 9>"$out/.lock"
+flock 9
 # libFuzzer present? (libclang-rt-NN-dev)
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}\n' \
 	>"$out/probe.c"

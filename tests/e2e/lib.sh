@@ -22,6 +22,14 @@ skip() {
 
 [ -x "$IOMODEL" ] || skip "no iomodel binary at '$IOMODEL' (set IOMODEL)"
 
+# python3 is Debian's (scripts/install-deps.sh) where it is installed, not a
+# version manager's shim that may come first in PATH: a pyenv shim costs
+# ~0.13 CPU s a start, Debian's interpreter ~0.03, and the tests start it
+# hundreds of times. Overridden by PYTHON3=path.
+# Run in the background through "$PYTHON3" (a function's $! is a subshell's).
+PYTHON3=${PYTHON3:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)}
+[ -n "$PYTHON3" ] && python3() { command "$PYTHON3" "$@"; }
+
 finish() {
 	echo "$checks checks, $failures failed"
 	[ "$failures" -eq 0 ]

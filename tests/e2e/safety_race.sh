@@ -31,7 +31,8 @@ head -c 1M /dev/urandom >"$WORK/victim.orig" || skip "cannot write in /var/tmp"
 cp "$WORK/victim.orig" "$VICTIM"
 good=$(sha256sum <"$VICTIM" | cut -d' ' -f1)
 
-python3 - "$TARGET" "$VICTIM" "$FLIPS" <<'EOF' &
+# the interpreter itself, not lib.sh's python3 function: $! must be its pid
+"$PYTHON3" - "$TARGET" "$VICTIM" "$FLIPS" <<'EOF' &
 import os, sys
 target, victim, flips = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tmp = target + ".flip"

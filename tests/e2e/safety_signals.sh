@@ -32,13 +32,21 @@ try: print(os.getxattr(sys.argv[1], "user.iomodel.scratch").decode())
 except OSError: print("none")' "$1"
 }
 
-# wait_mark FILE STATE: until FILE carries STATE (at most 10 s)
+# wait_mark FILE STATE: until FILE carries STATE (at most 30 s), polled every
+# 50 ms by one python3 (not one per look: a start costs more than the wait)
 wait_mark() {
-	for _ in $(seq 200); do
-		[ -e "$1" ] && [ "$(mark "$1")" = "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
+	python3 - "$1" "$2" <<'PY'
+import os, sys, time
+end = time.monotonic() + 30
+while time.monotonic() < end:
+    try:
+        if os.getxattr(sys.argv[1], "user.iomodel.scratch").decode() == sys.argv[2]:
+            sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.05)
+sys.exit(1)
+PY
 }
 
 # stopped SIG PHASE SIZE: start a run, send SIG in PHASE (measure or layout)

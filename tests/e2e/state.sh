@@ -26,7 +26,9 @@ for s in d["states"]:
     assert ss["reached"] and 5 <= ss["round"] <= 25 and len(s["rounds"]) == ss["round"], s
     assert ss["range_pct"] <= 20 and ss["excursion_pct"] <= 10, ss
 PY
-"$IOMODEL" state --target sim:supertalent-gx --destroy-data >"$work/out" 2>"$work/err"
+# the table and stderr: the same drive at a fifteenth of its capacity (the same
+# shape, 0.545 used/clean against 0.548; a tenth of the CPU time)
+"$IOMODEL" state --target sim:supertalent-gx,capacity=4000m --destroy-data >"$work/out" 2>"$work/err"
 ok "the table names the three states and the rule" \
 	bash -c "grep -q '^fresh' '$work/out' && grep -q '^used' '$work/out' && grep -q '^trimmed' '$work/out' && grep -q 'SNIA PTS' '$work/out'"
 ok "silent on stderr when not a terminal" [ ! -s "$work/err" ]
@@ -36,7 +38,7 @@ ok "report of a state run: the bars and the rounds charts" bash -c \
 	"ls '$work/png' | grep -q -- '-state.png' && ls '$work/png' | grep -q -- '-state-rounds.png' && grep -q 'after TRIM' '$work/s.html'"
 
 # --- a round limit that the rule cannot meet is reported, not extrapolated ---------------
-"$IOMODEL" run --target 'sim:supertalent-gx,state=used' --rw randwrite --ios 300 --steady-state \
+"$IOMODEL" run --target 'sim:supertalent-gx,state=used,capacity=4000m' --rw randwrite --ios 300 --steady-state \
 	--max-rounds 5 --json >"$work/ss.json" 2>/dev/null
 ok "run --steady-state: JSON has every round and the verdict" python3 - "$work/ss.json" <<'PY'
 import json, sys

@@ -225,8 +225,12 @@ struct seeds_figures {
 	double read_pen, write_pen;	/* ms */
 };
 
-/* Measure as the seeds did: 0.5 KiB random at QD1, then 512 MiB random. */
-static int seeds_way(struct drive *dr, uint64_t write_ios, struct seeds_figures *f)
+/*
+ * Measure as the seeds did: 0.5 KiB random at QD1, then 512 MiB random;
+ * `write_ios` small writes, `big_writes` 512 MiB ones.
+ */
+static int seeds_way(struct drive *dr, uint64_t write_ios, uint64_t big_writes,
+		     struct seeds_figures *f)
 {
 	struct workload w = { IO_READ, 512, 512, 1, 0, 2000, 11 };
 	struct measure m;
@@ -239,7 +243,7 @@ static int seeds_way(struct drive *dr, uint64_t write_ios, struct seeds_figures 
 	w = (struct workload){ IO_READ, 512 * MIBU, 512, 1, 0, 20, 13 };
 	ret = ret ? ret : run(dr, &w, &m);
 	f->read_str = 512.0 / (m.per_io - f->read_pen * 1e-3);
-	w = (struct workload){ IO_WRITE, 512 * MIBU, 512, 1, 0, write_ios, 14 };
+	w = (struct workload){ IO_WRITE, 512 * MIBU, 512, 1, 0, big_writes, 14 };
 	ret = ret ? ret : run(dr, &w, &m);
 	f->write_str = 512.0 / (m.per_io - f->write_pen * 1e-3);
 	return ret;
@@ -275,7 +279,7 @@ static void block_ftl_calibration(struct check_state *st)
 		CHECK(st, open_drive(&dr, n, NULL, 1) == 0, "open %s", n);
 		if (!dr.dev)
 			continue;
-		CHECK(st, seeds_way(&dr, 100, &f) == 0, "%s: runs", n);
+		CHECK(st, seeds_way(&dr, 100, 100, &f) == 0, "%s: runs", n);
 		check_figure(st, n, "read STR", f.read_str, drives[i].want.read_str, 0.10);
 		check_figure(st, n, "write STR", f.write_str, drives[i].want.write_str, 0.10);
 		check_figure(st, n, "read pen ms", f.read_pen, drives[i].want.read_pen, 0.10);
@@ -354,7 +358,8 @@ static void used_is_flash_bound(struct check_state *st)
 	struct drive dr;
 	double wa, bound;
 
-	if (open_drive(&dr, "intel-x25m-g2", "state=used", 1))
+	/* a tenth of the capacity: the same WA and bound (3230/3227 IOPS, full size 3223/3215) */
+	if (open_drive(&dr, "intel-x25m-g2", "state=used,capacity=16000m", 1))
 		return;
 	run(&dr, &w, &m);
 	wa = (double)m.delta.media_write_bytes / (double)m.delta.host_write_bytes;
@@ -378,7 +383,8 @@ static void page_ftl_presets(struct check_state *st)
 	for (size_t i = 0; i < 2; i++) {
 		if (open_drive(&dr, names[i], NULL, 1))
 			continue;
-		CHECK(st, seeds_way(&dr, 200, &f) == 0, "%s runs", names[i]);
+		/* 20 writes of 512 MiB: the X25-M's write STR as with 200 (100.2 MiB/s) */
+		CHECK(st, seeds_way(&dr, 200, 20, &f) == 0, "%s runs", names[i]);
 		printf("  %-16s read STR %.1f MiB/s, write STR %.1f MiB/s, read penalty %.3f ms, "
 		       "write penalty %.3f ms\n", names[i], f.read_str, f.write_str, f.read_pen,
 		       f.write_pen);
