@@ -455,33 +455,41 @@ struct v_best {
  * ready 0 (never unready), so whole blocks are read without a length mask.
  */
 AVX2 static inline __attribute__((always_inline)) void
-v_scan(const struct hdd *h, const struct v_at *a, struct v_best *r, bool plain)
+v_scan(const struct hdd *h, const struct v_at *a, struct v_best *out, bool plain)
 {
 	const struct hdd_queue *q = h->queue;
-	v4 lane = _mm256_set_epi64x(3, 2, 1, 0);
+	const unsigned len = q->len;
+	v4 lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
+	struct v_best r = { v_set(INT64_MAX), zero, zero, zero, zero, zero };
+	_Alignas(32) uint64_t moves[HDD_QUEUE_SLOTS];
 
-	r->cost = v_set(INT64_MAX);
-	r->seq = r->slot = r->reach = r->unready = r->wide = _mm256_setzero_si256();
-	for (unsigned j = 0; j < q->len; j += 4, lane = _mm256_add_epi64(lane, v_set(4))) {
+	/*
+	 * The moves first: their seeks wait for table loads, and blocks that do
+	 * not depend on each other overlap better than whole picks (~10 % faster).
+	 */
+	for (unsigned j = 0; j < len; j += 4)
+		_mm256_store_si256((v4 *)(moves + j), v_move(h, a, j, plain));
+	for (unsigned j = 0; j < len; j += 4, lane = _mm256_add_epi64(lane, v_set(4))) {
 		v4 seq = V_LOAD(q->seq, j), m = v_fuzz(a, V_LOAD(q->key, j));
-		v4 move = v_move(h, a, j, plain);
+		v4 move = _mm256_load_si256((const v4 *)(moves + j));
 		v4 reach = _mm256_add_epi64(move, v_wait(a, move, V_LOAD(q->ang, j)));
 		v4 est = _mm256_add_epi64(reach, v_mulhi(reach, m, _mm256_srli_epi64(m, 32), 48));
 		v4 cost = _mm256_sub_epi64(est, v_credit(a, V_LOAD(q->arrival, j)));
 		v4 late = _mm256_cmpgt_epi64(_mm256_xor_si256(V_LOAD(q->ready, j), V_SIGN), a->T_x);
 		v4 ok = _mm256_andnot_si256(late, _mm256_cmpgt_epi64(a->cutoff, seq));
-		v4 better = _mm256_or_si256(_mm256_cmpgt_epi64(r->cost, cost),
-					    _mm256_and_si256(_mm256_cmpeq_epi64(r->cost, cost),
-							     _mm256_cmpgt_epi64(r->seq, seq)));
+		v4 better = _mm256_or_si256(_mm256_cmpgt_epi64(r.cost, cost),
+					    _mm256_and_si256(_mm256_cmpeq_epi64(r.cost, cost),
+							     _mm256_cmpgt_epi64(r.seq, seq)));
 
 		better = _mm256_and_si256(better, ok);
-		r->unready = _mm256_or_si256(r->unready, late);
-		r->wide = _mm256_or_si256(r->wide, _mm256_and_si256(reach, ok));
-		r->cost = _mm256_blendv_epi8(r->cost, cost, better);
-		r->seq = _mm256_blendv_epi8(r->seq, seq, better);
-		r->slot = _mm256_blendv_epi8(r->slot, lane, better);
-		r->reach = _mm256_blendv_epi8(r->reach, reach, better);
+		r.unready = _mm256_or_si256(r.unready, late);
+		r.wide = _mm256_or_si256(r.wide, _mm256_and_si256(reach, ok));
+		r.cost = _mm256_blendv_epi8(r.cost, cost, better);
+		r.seq = _mm256_blendv_epi8(r.seq, seq, better);
+		r.slot = _mm256_blendv_epi8(r.slot, lane, better);
+		r.reach = _mm256_blendv_epi8(r.reach, reach, better);
 	}
+	*out = r;
 }
 
 AVX2 static void v_scan_plain(const struct hdd *h, const struct v_at *a, struct v_best *r)
