@@ -580,6 +580,8 @@ int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	int best;
 
+	if (!h->queue->len)
+		return -1;
 	if (!h->fuzz_fp)
 		return pick_cmd_pruned(h, T, best_reach);
 	if (!h->pick_avx2)
