@@ -118,10 +118,8 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 
 static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 {
-	struct hdd_dirty e = h->dirty[i];
+	struct hdd_dirty e = hdd_dirty_remove(h, i);
 
-	h->ndirty--;
-	memmove(&h->dirty[i], &h->dirty[i + 1], (h->ndirty - i) * sizeof(*h->dirty));
 	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len);
 	h->destaging = true;
 	h->destage_off = e.off;
@@ -153,9 +151,11 @@ static uint64_t next_decision(const struct hdd *h)
 	if (h->queue->len && !h->nwait)
 		t = hdd_queue_first_ready(h->queue);	/* the oldest is the first ready */
 	for (unsigned i = 0; i < h->ndirty; i++) {
-		if (h->dirty[i].ready <= h->head_free)
+		const struct hdd_dirty *e = hdd_dirty_at(h, i);
+
+		if (e->ready <= h->head_free)
 			return h->head_free;	/* usually the first one looked at */
-		t = h->dirty[i].ready < t ? h->dirty[i].ready : t;
+		t = e->ready < t ? e->ready : t;
 	}
 	return t == UINT64_MAX || t > h->head_free ? t : h->head_free;
 }
@@ -351,6 +351,8 @@ static void hdd_destroy(struct sim_device *d)
 	free(h->queue);
 	free(h->wait);
 	free(h->dirty);
+	free(h->dirty_order);
+	free(h->dirty_free);
 	free(h->seg);
 	free(h);
 }
@@ -422,9 +424,14 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->pick_avx2 = hdd_pick_avx2_supported();
 	h->wait = calloc(c->ncq_depth, sizeof(*h->wait));
 	h->dirty = calloc(c->wcache_extents, sizeof(*h->dirty));
+	h->dirty_order = calloc(c->wcache_extents, sizeof(*h->dirty_order));
+	h->dirty_free = calloc(c->wcache_extents, sizeof(*h->dirty_free));
+	for (unsigned i = 0; h->dirty_free && i < c->wcache_extents; i++)
+		h->dirty_free[i] = (uint16_t)i;
 	h->seg = calloc(h->nseg ? h->nseg : 1, sizeof(*h->seg));
 	req_heap_init(&h->done);
-	if (!h->queue || !h->wait || !h->dirty || !h->seg || reserve_done(h, 64)) {
+	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg ||
+	    reserve_done(h, 64)) {
 		hdd_destroy(&h->dev);
 		return errmsg_set(err, -ENOMEM, "out of memory for the hdd model");
 	}

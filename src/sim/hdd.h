@@ -332,7 +332,9 @@ struct hdd {
 	struct hdd_stream stream;
 	struct hdd_segment *seg;
 	unsigned nseg, seg_next;
-	struct hdd_dirty *dirty;	/* in offset (so track) order */
+	struct hdd_dirty *dirty;	/* wcache_extents slots, in no order (hdd_dirty_at()) */
+	uint16_t *dirty_order;		/* the slots of the dirty extents in offset (so track) order */
+	uint16_t *dirty_free;		/* [0, wcache_extents - ndirty): the free slots */
 	unsigned ndirty;
 	uint64_t dirty_bytes;		/* includes the extent being destaged */
 	struct hdd_waiter *wait;	/* ring of ncq_depth */
@@ -366,6 +368,20 @@ uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
 		      bool after_write);
 /* Index of the first dirty extent that starts after byte c. */
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c);
+/* A new dirty extent at index i of the offset order (ndirty < wcache_extents). */
+struct hdd_dirty *hdd_dirty_insert(struct hdd *h, unsigned i);
+/* Take the dirty extent at index i out of the offset order. */
+struct hdd_dirty hdd_dirty_remove(struct hdd *h, unsigned i);
+
+/*
+ * The dirty extent at index i of the offset order. The order is an array of
+ * 16-bit slots, so an insertion or removal moves 2 bytes per later extent,
+ * not a whole extent.
+ */
+static inline struct hdd_dirty *hdd_dirty_at(const struct hdd *h, unsigned i)
+{
+	return &h->dirty[h->dirty_order[i]];
+}
 /* Take a write into the write-back cache at time t; false when there is no room. */
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
 /* A destage has ended (at head_free): release its room, let waiting writes in. */

@@ -601,7 +601,7 @@ int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 static bool try_dirty(const struct hdd *h, const struct sched_at *b, unsigned i,
 		      uint64_t *best_cost, int *best)
 {
-	const struct hdd_dirty *e = &h->dirty[i];
+	const struct hdd_dirty *e = hdd_dirty_at(h, i);
 	uint64_t move = move_ns(h, b, e->off, e->trk, e->cyl, 0, true), cost;
 
 	if (move >= *best_cost)
