@@ -92,13 +92,15 @@ static uint64_t head_transfer(struct hdd *h, uint64_t T, uint64_t reach, uint64_
 
 static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 {
-	struct hdd_cmd cmd = hdd_queue_take(h->queue, slot);
-	struct io_request *req = cmd.req;
-	uint64_t d = req->offset + req->length, start, done;
-	bool write = cmd.write;
+	const struct hdd_queue *q = h->queue;
+	struct io_request *req = q->req[slot];
+	uint64_t d = req->offset + req->length, ready = q->ready[slot], start, done;
+	bool write = q->write[slot] != 0;
 
+	start = head_transfer(h, T, reach, q->pos[slot], (uint32_t)q->trk[slot],
+			      (uint32_t)q->ang[slot], d);
+	hdd_queue_remove(h->queue, slot);
 	hdd_queue_check(h->queue);
-	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
@@ -109,7 +111,7 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
 	} else {
-		done = cmd.ready + hdd_bus_ns(h, req->length);
+		done = ready + hdd_bus_ns(h, req->length);
 		done = done > h->head_free ? done : h->head_free;
 		h->count.media_write_bytes += req->length;
 	}

@@ -393,11 +393,33 @@ void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
 /* An empty queue. */
 void hdd_queue_init(struct hdd_queue *q);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
-void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c);
-/* Take the command in `slot` out of the queue. */
-struct hdd_cmd hdd_queue_take(struct hdd_queue *q, unsigned slot);
+static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
+{
+	unsigned s = q->len++;
+
+	q->ready[s] = c->ready;
+	q->arrival[s] = c->arrival;
+	q->data_at[s] = c->data_at;
+	q->pos[s] = c->pos;
+	q->key[s] = c->key;
+	q->seq[s] = q->next_seq++;
+	q->cyl[s] = c->cyl;
+	q->trk[s] = c->trk;
+	q->ang[s] = c->ang;
+	q->access[s] = c->access;
+	q->write[s] = c->write ? UINT64_MAX : 0;
+	q->nwrite += c->write;
+	q->req[s] = c->req;
+	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
+}
+
+/* Take the command in `slot` out of the queue (another may move into the slot). */
+void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
 /* When the oldest queued command is ready (the queue is not empty). */
-uint64_t hdd_queue_first_ready(const struct hdd_queue *q);
+static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
+{
+	return q->ready[q->order[0]];
+}
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
 void hdd_queue_check(const struct hdd_queue *q);
 /* Whether this CPU runs the AVX2 pick. */

@@ -52,27 +52,6 @@ void hdd_queue_init(struct hdd_queue *q)
 		q->seq[s] = SEQ_NONE;
 }
 
-void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
-{
-	unsigned s = q->len++;
-
-	BUG_ON(s >= HDD_QUEUE_MAX);
-	q->ready[s] = c->ready;
-	q->arrival[s] = c->arrival;
-	q->data_at[s] = c->data_at;
-	q->pos[s] = c->pos;
-	q->key[s] = c->key;
-	q->seq[s] = q->next_seq++;
-	q->cyl[s] = c->cyl;
-	q->trk[s] = c->trk;
-	q->ang[s] = c->ang;
-	q->access[s] = c->access;
-	q->write[s] = c->write ? UINT64_MAX : 0;
-	q->nwrite += c->write;
-	q->req[s] = c->req;
-	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
-}
-
 /* Copy slot `from` into slot `to`. */
 static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 {
@@ -90,35 +69,38 @@ static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 	q->req[to] = q->req[from];
 }
 
-struct hdd_cmd hdd_queue_take(struct hdd_queue *q, unsigned slot)
+/* Index of `slot` in order[0..n), which holds it; plain loops for short queues. */
+static unsigned order_find(const uint8_t *order, unsigned n, unsigned slot)
 {
-	struct hdd_cmd c = {
-		.ready = q->ready[slot], .arrival = q->arrival[slot], .data_at = q->data_at[slot],
-		.pos = q->pos[slot], .key = q->key[slot], .cyl = (uint32_t)q->cyl[slot],
-		.trk = (uint32_t)q->trk[slot], .ang = (uint32_t)q->ang[slot],
-		.access = (uint32_t)q->access[slot], .write = q->write[slot] != 0, .req = q->req[slot],
-	};
-	uint8_t *k = memchr(q->order, slot, q->len);
-	unsigned last;
+	const uint8_t *k;
+	unsigned i = 0;
 
-	BUG_ON(slot >= q->len || !k);
-	memmove(k, k + 1, (size_t)(q->order + q->len - (k + 1)));
+	if (n <= 16) {
+		while (order[i] != slot)
+			i++;
+		return i;
+	}
+	k = memchr(order, (int)slot, n);
+	BUG_ON(!k);
+	return (unsigned)(k - order);
+}
+
+void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
+{
+	unsigned k, last;
+
+	BUG_ON(slot >= q->len);
+	k = order_find(q->order, q->len, slot);
 	last = --q->len;
-	q->nwrite -= c.write;
+	for (; k < last; k++)
+		q->order[k] = q->order[k + 1];
+	q->nwrite -= q->write[slot] != 0;
 	if (slot != last) {
 		queue_move(q, slot, last);
-		k = memchr(q->order, last, q->len);
-		BUG_ON(!k);
-		*k = (uint8_t)slot;
+		q->order[order_find(q->order, last, last)] = (uint8_t)slot;
 	}
 	q->seq[last] = SEQ_NONE;	/* never eligible, never unready */
 	q->ready[last] = 0;
-	return c;
-}
-
-uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
-{
-	return q->ready[q->order[0]];
 }
 
 /* The head as a scheduling decision at time T sees it. */
@@ -281,7 +263,8 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
  * is the pruned scan's (that skips only commands that cannot beat the best
  * before them, and keeps the first of equals too).
  */
-static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+static inline __attribute__((always_inline)) int
+pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	const struct hdd_queue *q = h->queue;
 	struct sched_at b = sched_at(h, T);
@@ -302,6 +285,11 @@ static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	}
 	*best_reach = reach_of_best;
 	return best;
+}
+
+static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+{
+	return pick_cmd_all_inline(h, T, best_reach);
 }
 
 /* The seq of the first command in arrival order not ready at T, SEQ_NONE if all are. */
@@ -584,8 +572,8 @@ int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 		return -1;
 	if (!h->fuzz_fp)
 		return pick_cmd_pruned(h, T, best_reach);
-	if (!h->pick_avx2)
-		return pick_cmd_all(h, T, best_reach);
+	if (!h->pick_avx2 || h->queue->len < 3)	/* too few to pay for the set-up */
+		return pick_cmd_all_inline(h, T, best_reach);
 	best = pick_cmd_vector(h, T, best_reach);
 #ifndef NDEBUG
 	{
