@@ -11,7 +11,8 @@
  * with the shortest positioning time — access overhead, seek, settle,
  * rotational wait — less a credit for the time it has waited (aged SPTF,
  * ncq_aging), or, when the cache is full or nothing else is queued, the
- * dirty extent it can reach soonest (destaging, pure SPTF).
+ * dirty extent it can reach soonest (destaging, pure SPTF). The queue and
+ * those picks are hdd_sched.c's.
  *
  * Invariants:
  *  1. The head does one thing at a time: a media transfer starts no earlier
@@ -41,7 +42,7 @@
  *
  * States of the head, with the function that makes each transition:
  *
- *                 decide(): pick_cmd() or pick_dirty()
+ *                 decide(): hdd_pick_cmd() or hdd_pick_dirty()
  *      IDLE ─────────────────────────────────────────▶ SEEKING/ROTATING
  *       ▲  (after a host read: READING AHEAD,               │ move_ns() + wait_ns()
  *       │   hdd_stream_start() … hdd_stream_stop())          ▼

@@ -206,7 +206,7 @@ static inline int64_t credit_at(const struct hdd *h, unsigned s, uint64_t T)
 }
 
 /*
- * pick_cmd() for a drive without fuzz: its estimates are the times, so the
+ * hdd_pick_cmd() for a drive without fuzz: its estimates are the times, so the
  * lower bounds below skip most commands, and predictably. Readiness and
  * credit both fall along the arrival order, so the scan stops as soon as no
  * later command can win. Without aging, commands too far away to beat the
@@ -256,7 +256,7 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 }
 
 /*
- * pick_cmd() for a drive with fuzz, one command at a time: every ready
+ * hdd_pick_cmd() for a drive with fuzz, one command at a time: every ready
  * command's cost, and the first least one, without branches. With fuzz the
  * lower bounds of the pruned scan skip commands at random, and the
  * mispredicted branches cost more than the arithmetic they save. The choice
