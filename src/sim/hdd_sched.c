@@ -4,15 +4,17 @@
  * (aged SPTF weighed with the drive's own error, ncq_fuzz) and of the next
  * dirty extent to destage (pure SPTF).
  *
- * The queue keeps one array per field (struct hdd_queue, hdd.h), so that on
- * x86-64 CPUs with AVX2 the pick weighs four commands at a time in one
- * branch-free pass (pick_cmd_avx2()): with ncq_fuzz every queued command's
- * estimate needs its own hash at every decision, and that pass does the same
- * integer arithmetic as the scalar pick (pick_cmd_all()) lane by lane, so it
- * chooses the same command. Debug builds check that at every decision. Where
- * a lane's figures leave the range the vector arithmetic is exact for (a
- * positioning time of 2^32 ns or more), the decision is taken by the scalar
- * pick.
+ * The queue keeps one array per field (struct hdd_queue, hdd.h, with its
+ * invariants; hdd_queue_check() checks them in debug builds), so that on
+ * x86-64 CPUs with AVX2 the pick weighs four commands at a time, branch-free
+ * (pick_cmd_vector()): with ncq_fuzz every queued command's estimate needs
+ * its own hash at every decision (of its key and the decision's time), and
+ * the vector pass does the scalar pick's (pick_cmd_all()) integer arithmetic
+ * lane by lane, so it chooses the same command: the least (cost, arrival
+ * number). Debug builds check that at every decision. Where a lane's figures
+ * leave the range the vector arithmetic is exact for (a positioning time of
+ * 2^32 ns or more), the decision is taken by the scalar pick; so it is for
+ * queues of one or two commands, and on other CPUs.
  */
 #include "hdd.h"
 
