@@ -130,7 +130,8 @@ static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 	h->count.media_write_bytes += e.len;
 }
 
-static void decide(struct hdd *h, uint64_t T)
+/* Out of line: step() and the loops around it stay small enough to inline. */
+__attribute__((noinline)) static void decide(struct hdd *h, uint64_t T)
 {
 	uint64_t reach = 0;
 	int i;

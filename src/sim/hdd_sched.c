@@ -92,6 +92,12 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 	unsigned k, last;
 
 	BUG_ON(slot >= q->len);
+	if (q->len == 1) {		/* QD1: the only one */
+		q->len = q->nwrite = 0;
+		q->seq[0] = SEQ_NONE;
+		q->ready[0] = 0;
+		return;
+	}
 	k = order_find(q->order, q->len, slot);
 	last = --q->len;
 	for (; k < last; k++)
