@@ -66,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bug.h"
 #include "util/rng.h"
 
 static struct hdd *to_hdd(struct sim_device *d)
@@ -422,6 +423,7 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->cfg = *c;
 	set_costs(h, c, seed);
 	h->nseg = (unsigned)c->cache_segments - 1;
+	BUG_ON(c->ncq_depth > HDD_QUEUE_MAX);	/* hdd_model.c's range */
 	h->queue = malloc(sizeof(*h->queue));
 	if (h->queue)
 		hdd_queue_init(h->queue);

@@ -239,7 +239,7 @@ struct hdd_cmd {
 };
 
 #define HDD_QUEUE_MAX 256		/* ncq_depth's bound */
-#define HDD_QUEUE_SLOTS (HDD_QUEUE_MAX + 4)	/* + one block of 4 the pick may read past len */
+#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 4: the pick reads blocks of 4 slots */
 
 /*
  * The queued hdd_cmds, one array per field so that the pick weighs four at
