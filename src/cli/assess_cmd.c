@@ -37,19 +37,13 @@ struct assess_options {
 	bool json;
 };
 
-enum { OPT_TARGET = 256, OPT_SIZE, OPT_DESTROY, OPT_KEEP, OPT_SIM_MEMORY, OPT_TIME, OPT_ENGINE,
-       OPT_SEED, OPT_JSON, OPT_WRITER_QD };
+/* --target is its own (one per column); --size and the rest come from the shared table */
+enum { OPT_TARGET = OPTION_ID_OWN, OPT_TIME, OPT_JSON, OPT_WRITER_QD };
 
 static const struct option assess_long_options[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "sim-memory", required_argument, NULL, OPT_SIM_MEMORY },
 	{ "time-per-phase", required_argument, NULL, OPT_TIME },
 	{ "writer-qd", required_argument, NULL, OPT_WRITER_QD },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -95,12 +89,6 @@ static int apply_assess_option(void *ctx, int id, const char *arg)
 			return bad("--target '%s': at most %u targets", arg, ASSESS_MAX_TARGETS);
 		o->paths[o->n_targets++] = arg;
 		break;
-	case OPT_SIZE: ret = positive_size_opt("--size", arg, &o->target.size); break;
-	case OPT_SIM_MEMORY:
-		ret = positive_size_opt("--sim-memory", arg, &o->target.sim_memory);
-		break;
-	case OPT_DESTROY: o->target.destroy_data = true; break;
-	case OPT_KEEP: o->target.keep = true; break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_TIME:
 		ret = time_opt("--time-per-phase", arg, &o->phase_ns);
@@ -111,8 +99,6 @@ static int apply_assess_option(void *ctx, int id, const char *arg)
 		ret = count_opt("--writer-qd", arg, 1, 1024, &v);
 		o->writer_qd = (unsigned)v;
 		break;
-	case OPT_SEED: ret = count_opt("--seed", arg, 0, INT64_MAX, &o->seed); break;
-	case OPT_ENGINE: ret = engine_opt(arg, &o->engine); break;
 	default: ret = EXIT_BAD_INPUT; break;
 	}
 	return ret;
@@ -308,8 +294,13 @@ int cmd_assess(int argc, char **argv)
 				    .writer_qd = ASSESS_WRITER_QD };
 	struct command_line cl = { argv[0], assess_long_options, ":h", cmd_assess_usage,
 				   apply_assess_option, &o };
+	struct target_options topts = {
+		.which = TOPT_SIZE | TOPT_DESTROY | TOPT_KEEP | TOPT_SIM_MEMORY | TOPT_ENGINE |
+			 TOPT_SEED,
+		.target = &o.target, .engine = &o.engine, .seed = &o.seed,
+	};
 	struct assess_target *t;
-	int status = parse_command_line(&cl, argc, argv, NULL);
+	int status = parse_target_command_line(&cl, &topts, argc, argv, NULL);
 
 	if (status)
 		return status < 0 ? EXIT_OK : status;

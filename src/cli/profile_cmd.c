@@ -3,8 +3,8 @@
  * HD Tune measures it. Sequential transfers at evenly spaced positions from
  * the start (an HDD's outer edge) to the end, each point bounded in time; the
  * random access time over the whole span; the burst rate (one small region
- * read again and again, so the drive's cache serves it); and a verdict: flat
- * or falling, with the outer/inner ratio (suite/profile.h).
+ * read again and again, so the drive's cache serves it); and a verdict: flat,
+ * falling, rising or uneven, with the outer/inner ratio (suite/profile.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -67,9 +67,11 @@ void cmd_profile_usage(FILE *f)
 	      "transfers at --points evenly spaced positions from the start (an HDD's\n"
 	      "outer edge) to the end, each bounded by --point-time; the random access\n"
 	      "time over the whole span; the burst rate (one 1 MiB region read again and\n"
-	      "again, served from the drive's cache); and a verdict: flat (SSD-like) or\n"
-	      "falling (zoned recording), with the outer/inner ratio. On a real target the\n"
-	      "default takes at most 100 x 1 s + 4.1 s, said on stderr first.\n"
+	      "again, served from the drive's cache); and a verdict with the outer/inner\n"
+	      "ratio: falling (zoned recording: outer/inner >= 1.15, trend down), rising\n"
+	      "(inner/outer >= 1.15, trend up), uneven (no trend, points spread >= 30 %\n"
+	      "of the mean) or flat (SSD-like). On a real target the default takes at\n"
+	      "most 100 x 1 s + 4.1 s, said on stderr first.\n"
 	      "\n"
 	      "  --target, --size, --keep, --sim-memory, --engine, --seed\n"
 	      "                       as for 'iomodel run'\n"
@@ -185,7 +187,13 @@ static int profile_measure(struct series *s, const struct profile_options *o,
 static int print_profile(const struct profile_options *o, const struct measure_target *m,
 			 const struct profile_result *res, const struct profile_verdict *v)
 {
-	const char *verdict = v->falling ? "falling" : "flat";
+	static const char *const meaning[] = {
+		[PROFILE_FLAT] = "",
+		[PROFILE_FALLING] = ": zoned recording, rate linear in radius",
+		[PROFILE_RISING] = ": faster towards the end (numbered from the inner edge, or a cached end)",
+		[PROFILE_UNEVEN] = ": no trend, but the points spread widely (dips or a shared device)",
+	};
+	const char *verdict = profile_shape_name(v->shape);
 	char size[32], path[1024];
 
 	if (o->json) {
@@ -196,7 +204,7 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 				100.0 * (double)res->offset[i] / (double)m->t.size,
 				"offset_bytes", (json_int_t)res->offset[i], "mib_s", res->mib_s[i]));
 		return json_dump_document(stdout, json_pack(
-			"{s:s,s:s,s:s,s:o,s:I,s:s,s:I,s:I,s:{s:o,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s}}",
+			"{s:s,s:s,s:s,s:o,s:I,s:s,s:I,s:I,s:{s:o,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:s}}",
 			"schema", "iomodel.profile/1", "iomodel_version", IOMODEL_VERSION,
 			"command", "profile", "target", json_text(m->t.path), "target_size", (json_int_t)m->t.size,
 			"op", o->write ? "write" : "read", "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
@@ -204,7 +212,7 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 			"access_bs", (json_int_t)res->access_bs, "burst_mib_s", res->burst_mib_s,
 			"min_mib_s", v->min, "max_mib_s", v->max, "mean_mib_s", v->mean,
 			"outer_inner_ratio", v->outer_inner_ratio, "mid_excess", v->mid_excess,
-			"verdict", verdict));
+			"spread", v->spread, "verdict", verdict));
 	}
 	format_size(size, sizeof(size), o->bs);
 	errmsg_escape(path, sizeof(path), m->t.path);
@@ -217,8 +225,8 @@ static int print_profile(const struct profile_options *o, const struct measure_t
 	printf("minimum %.4g, maximum %.4g, average %.4g MiB/s\n", v->min, v->max, v->mean);
 	printf("access time %.4g ms (random %u-byte reads), burst rate %.4g MiB/s\n",
 	       res->access_ms, res->access_bs, res->burst_mib_s);
-	printf("verdict: %s (outer/inner %.2f)%s\n", verdict, v->outer_inner_ratio,
-	       v->falling ? ": zoned recording, rate linear in radius" : "");
+	printf("verdict: %s (outer/inner %.2f, spread %.0f%%)%s\n", verdict, v->outer_inner_ratio,
+	       100 * v->spread, meaning[v->shape]);
 	return ferror(stdout) ? -EIO : 0;
 }
 

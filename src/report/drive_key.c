@@ -3,8 +3,8 @@
  * wrote it recorded (inputs.h, report_drive_key): fio's hostname, the
  * filename or device of the job, and the stem of the job name (its name
  * without the workload words, sizes and numbers, so "rand-read-4k-qd8" and
- * "rand-write-64k" are both ""); iomodel's target path (the label stays
- * the file's name). A fio grid written one file per size or per depth thus
+ * "rand-write-64k" are both ""); iomodel's target path for runs, sweeps,
+ * profiles and states (the label stays the first file's name). A fio grid written one file per size or per depth thus
  * comes out as one drive.
  */
 #include <ctype.h>
@@ -97,11 +97,16 @@ void report_drive_key(const json_t *root, const char *path, char *key, size_t kl
 	if (schema && !strncmp(schema, "iomodel.", 8)) {
 		const json_t *run = json_object_get(root, "target") ? root
 			: json_array_get(json_object_get(root, "runs"), 0);
-		const char *target = json_string_value(json_object_get(json_object_get(run, "target"),
-								       "path"));
+		const json_t *t = json_object_get(run, "target");
+		/* runs and sweeps: {"path": ...}; profile and state: the path itself */
+		const char *target = json_is_string(t) ? json_string_value(t)
+				     : json_string_value(json_object_get(t, "path"));
 
-		/* runs and sweeps of one target are one drive, labelled by the first file */
-		if (target && strncmp(schema, "iomodel.model/", 14))
+		/* runs, sweeps, profiles and states of one target are one drive, labelled
+		 * by the first file; a model file and an assessment (several targets)
+		 * are drives of their own */
+		if (target && strncmp(schema, "iomodel.model/", 14) &&
+		    strcmp(schema, "iomodel.assess/1"))
 			snprintf(key, klen, "iomodel\n%s", target);
 		return;
 	}

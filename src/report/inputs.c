@@ -16,6 +16,7 @@
 #include "io/json_number.h"
 #include "io/model_output.h"
 #include "report/inputs.h"
+#include "util/bug.h"
 #include "util/input_file.h"
 #include "util/lat_keys.h"
 
@@ -294,6 +295,12 @@ static int merge_runs(struct report_drive *dst, struct report_drive *src)
 	return 0;
 }
 
+bool report_drives_can_merge(const struct report_drive *a, const struct report_drive *b)
+{
+	return !a->model_file && !b->model_file && !a->assess.n && !b->assess.n &&
+	       !(a->profile.n && b->profile.n) && !(a->state.set && b->state.set);
+}
+
 int report_drive_merge(struct report_drive *dst, struct report_drive *src, struct errmsg *err)
 {
 	int ret = 0;
@@ -302,6 +309,22 @@ int report_drive_merge(struct report_drive *dst, struct report_drive *src, struc
 		ret = errmsg_set(err, -EINVAL, "%s: a model file is a drive of its own; it cannot "
 				 "share a drive with other files", dst->model_file ? dst->origin
 				 : src->origin);
+	else if (!report_drives_can_merge(dst, src))
+		ret = errmsg_set(err, -EINVAL, "%s and %s: one drive can hold one profile, one "
+				 "state and no assessment; give them different names", dst->origin,
+				 src->origin);
+	if (ret) {
+		report_drive_release(src);
+		return ret;
+	}
+	if (!dst->profile.n) {		/* move src's profile and state, if any */
+		dst->profile = src->profile;
+		src->profile = (struct profile_record){ 0 };
+	}
+	if (!dst->state.set) {
+		dst->state = src->state;
+		src->state = (struct state_record){ 0 };
+	}
 	for (size_t i = 0; !ret && i < src->points.len; i++)
 		if (point_set_add(&dst->points, &src->points.points[i]))
 			ret = errmsg_set(err, -ENOMEM, "report: out of memory");
@@ -314,6 +337,10 @@ int report_drive_merge(struct report_drive *dst, struct report_drive *src, struc
 		snprintf(dst->first_origin, sizeof(dst->first_origin), "%s", dst->origin);
 	snprintf(dst->origin, sizeof(dst->origin), "%.280s and %zu more file%s", dst->first_origin,
 		 dst->n_files - 1, dst->n_files > 2 ? "s" : "");
-	refit(dst);
+	if (dst->points.len)
+		refit(dst);
+	else		/* a profile and a state: no points to fit, the note says so */
+		snprintf(dst->model_note, sizeof(dst->model_note),
+			 "profile and state results carry no drive model");
 	return 0;
 }

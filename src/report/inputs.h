@@ -126,9 +126,17 @@ int report_drive_copy(struct report_drive *d, const char *label, const struct dr
 void report_drive_release(struct report_drive *d);
 
 /*
- * Move the points and runs of `src` into `dst` (src is released) and fit
- * the model again to all of dst's points. A drive read from a model file
- * cannot be merged (-EINVAL). 0, -ENOMEM.
+ * Whether `a` and `b` can be one drive: neither is a model file or an
+ * assessment, and they do not both hold a profile, nor both a state (two
+ * profiles of one target, a read and a write one, stay two drives).
+ */
+bool report_drives_can_merge(const struct report_drive *a, const struct report_drive *b);
+
+/*
+ * Move the points, runs, profile and state of `src` into `dst` (src is
+ * released; report_drives_can_merge must hold) and fit the model again to
+ * all of dst's points. A drive read from a model file cannot be merged
+ * (-EINVAL). 0, -ENOMEM.
  */
 int report_drive_merge(struct report_drive *dst, struct report_drive *src, struct errmsg *err);
 

@@ -101,8 +101,11 @@ int report_suite_load(struct report_drive *d, const char *path, const json_t *ro
 		ret = report_assess_load(d, path, root, err);
 	else
 		return 1;
-	if (!ret)
+	if (!ret) {
 		snprintf(d->origin, sizeof(d->origin), "%s (%s)", path, schema);
+		report_drive_key(root, path, d->key, sizeof(d->key), d->label, sizeof(d->label));
+		d->n_files = 1;
+	}
 	snprintf(d->model_note, sizeof(d->model_note), "%s results carry no drive model",
 		 !strcmp(schema, "iomodel.profile/1") ? "profile"
 		 : !strcmp(schema, "iomodel.assess/1") ? "assess" : "state");

@@ -74,7 +74,8 @@ static struct report_drive *drive_for(struct report *r, const struct report_driv
 		struct report_drive *o = &r->drives[i];
 
 		if (name ? o->named && !strcmp(o->label, name)
-			 : !o->named && d->key[0] && !strcmp(o->key, d->key))
+			 : !o->named && d->key[0] && !strcmp(o->key, d->key) &&
+			   report_drives_can_merge(o, d))
 			return o;
 	}
 	return NULL;

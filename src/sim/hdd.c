@@ -82,27 +82,79 @@ static uint64_t head_transfer(struct hdd *h, uint64_t T, uint64_t reach, uint64_
 			      uint32_t trk, uint32_t ang, uint64_t d)
 {
 	uint64_t start = T + reach;
-	uint64_t u = (uint64_t)trk << 32 | ang, u_end = hdd_u_of(&h->geom, d);
+	uint64_t u = h->geom.skewed ? hdd_u_of(&h->geom, c) : (uint64_t)trk << 32 | ang;
+	uint64_t u_end = hdd_u_of(&h->geom, d);
 
 	if (c != h->head_pos && trk != (uint32_t)(h->head_u >> 32))
 		h->count.seeks++;
-	h->head_free = start + hdd_rev_ns(&h->geom, u_end - u);
+	h->head_free = start + hdd_rev_ns(&h->geom, hdd_xfer_u(&h->geom, u, u_end));
 	h->head_pos = d;
 	h->head_u = u_end;
 	return start;
 }
 
+uint64_t hdd_bus_write_ns(const struct hdd *h, uint64_t bytes)
+{
+	return (uint64_t)(((unsigned __int128)bytes * h->bus_w_fp) >> 32);
+}
+
+/*
+ * write_pace=sector: the earliest media start at which no sector of [c, d)
+ * is reached before its data came over the bus (from `data`, in order). The
+ * head gains on the data within a track and loses the skew at its end, so
+ * the first and last sector of each track the write touches decide.
+ */
+static uint64_t sector_pace_start(const struct hdd *h, uint64_t data, uint64_t c, uint64_t d)
+{
+	const struct hdd_geom *g = &h->geom;
+	uint64_t u = hdd_u_of(g, c), need = 0;
+	uint32_t trk = (uint32_t)(u >> 32), last = (uint32_t)((hdd_u_of(g, d) - 1) >> 32);
+
+	for (uint32_t t = trk;; t++) {
+		uint64_t lo = t == trk ? c : hdd_s_of(g, (uint64_t)t << 32);
+		uint64_t hi = t == last ? d : hdd_s_of(g, (uint64_t)(t + 1) << 32);
+
+		for (uint64_t s = lo; s < hi; s = s + 512 >= hi ? hi : hi - 512) {
+			uint64_t came = data + hdd_bus_write_ns(h, s + 512 - c);
+			uint64_t at = hdd_rev_ns(g, hdd_xfer_u(g, u, hdd_u_of(g, s)));
+
+			need = came > at && came - at > need ? came - at : need;
+		}
+		if (t >= last)
+			return need;
+	}
+}
+
+/* A write-through's media start `start`, later by the revolutions it loses to its data. */
+static uint64_t sector_paced(struct hdd *h, const struct hdd_cmd *cmd, uint64_t start)
+{
+	uint64_t data = cmd->ready + (cmd->redisconnect ? h->redisconnect_ns : 0);
+	uint64_t need = sector_pace_start(h, data, cmd->pos, cmd->pos + cmd->req->length);
+	uint64_t rev = (uint64_t)h->geom.rev_ns, lost;
+
+	if (start >= need)
+		return start;
+	lost = (need - start + rev - 1) / rev;
+	return start + lost * rev;
+}
+
 static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 {
 	const struct hdd_queue *q = h->queue;
-	struct io_request *req = q->req[slot];
-	uint64_t d = req->offset + req->length, ready = q->ready[slot], start, done;
-	bool write = q->write[slot] != 0;
+	const struct hdd_cmd cmd = {
+		.ready = q->ready[slot], .pos = q->pos[slot], .trk = (uint32_t)q->trk[slot],
+		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
+		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
+	};
+	struct io_request *req = cmd.req;
+	uint64_t d = req->offset + req->length, start, done;
+	bool write = cmd.write;
 
-	start = head_transfer(h, T, reach, q->pos[slot], (uint32_t)q->trk[slot],
-			      (uint32_t)q->ang[slot], d);
 	hdd_queue_remove(h->queue, slot);
 	hdd_queue_check(h->queue);
+	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
+		reach = sector_paced(h, &cmd, T + reach) - T;
+	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
@@ -113,8 +165,10 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
 	} else {
-		done = ready + hdd_bus_ns(h, req->length);
+		done = cmd.ready + hdd_bus_write_ns(h, req->length) +
+		       (cmd.redisconnect ? h->redisconnect_ns : 0);
 		done = done > h->head_free ? done : h->head_free;
+		done += h->write_done_ns;
 		h->count.media_write_bytes += req->length;
 	}
 	hdd_push_done(h, req, done);
@@ -204,18 +258,33 @@ static void settle_known(struct hdd *h)
 
 /* Queue a host command that needs the head, accepted at t, its controller work done at ready. */
 static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t ready,
-		    bool after_write)
+		    bool after_write, bool redisconnect)
 {
 	bool write = req->op == IO_WRITE;
 	uint64_t u = hdd_u_of(&h->geom, req->offset), data_at = 0;
+	uint64_t data = ready + (redisconnect ? h->redisconnect_ns : 0);
 
-	if (write && h->write_mark_fp)
-		data_at = ready + (uint64_t)(((unsigned __int128)hdd_bus_ns(h, req->length) *
-					      h->write_mark_fp) >> 32);
+	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
+		data_at = data + hdd_bus_write_ns(h, 512);	/* its first sector */
+	else if (write && h->write_mark_fp)
+		data_at = data + (uint64_t)(((unsigned __int128)hdd_bus_write_ns(h, req->length) *
+					     h->write_mark_fp) >> 32);
+	if (write && h->cfg.write_start_sectors) {
+		uint64_t first = h->cfg.write_start_sectors * 512;
+		uint64_t at = data + hdd_bus_write_ns(h, first < req->length ? first : req->length);
+
+		data_at = at > data_at ? at : data_at;	/* write_start_sectors */
+	}
+	if (write && h->write_seek_min_ns) {
+		/* write_seek_min_ms, from its controller time (when a drive at QD 1 seeks) */
+		uint64_t at = ready + h->access_ns[after_write] + h->write_seek_min_ns;
+
+		data_at = at > data_at ? at : data_at;
+	}
 	hdd_queue_push(h->queue, &(struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
-		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset,
-		.trk = (uint32_t)(u >> 32), .ang = (uint32_t)u, .write = write,
+		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset, .redisconnect = redisconnect,
+		.trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u), .write = write,
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 		.access = (uint32_t)h->access_ns[after_write], .req = req,
 	});
@@ -225,8 +294,13 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 {
 	bool after_write = h->last_write;
+	/* a write after a write it does not continue (DiskSim's extra write disconnect) */
+	bool redisconnect = h->redisconnect_ns && after_write && req->op == IO_WRITE &&
+			    req->offset != h->last_write_end;
 
 	h->last_write = req->op == IO_WRITE;
+	if (h->last_write)
+		h->last_write_end = req->offset + req->length;
 	if (req->op == IO_READ) {
 		uint64_t done = hdd_read_hit(h, req, t, after_write);
 
@@ -234,7 +308,7 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 			hdd_push_done(h, req, done);
 			return;
 		}
-		enqueue(h, req, t, t + h->cmd_ns, after_write);
+		enqueue(h, req, t, t + h->cmd_ns, after_write, false);
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
 		uint64_t ready = t + h->write_ns[after_write];
 
@@ -243,7 +317,7 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
 	} else {
-		enqueue(h, req, t, t + h->write_ns[after_write], after_write);
+		enqueue(h, req, t, t + h->write_ns[after_write], after_write, redisconnect);
 	}
 }
 
@@ -386,6 +460,7 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->access_min_ns = h->access_ns[0] < h->access_ns[1] ? h->access_ns[0] : h->access_ns[1];
 	h->hit_ns[0] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms);
 	h->hit_ns[1] = ms_ns(c->cmd_overhead_ms + c->read_hit_overhead_ms + c->after_write_hit_ms);
+	h->jump_ns = ms_ns(c->read_hit_jump_ms);
 	h->write_ns[0] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms);
 	h->write_ns[1] = ms_ns(c->cmd_overhead_ms + c->write_overhead_ms + c->after_write_write_ms);
 	h->settle_ns = (uint64_t)(c->write_settle_ms * 1e6 + 0.5);
@@ -394,6 +469,12 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->watermark_fp = (uint64_t)(c->read_watermark * 4294967296.0 + 0.5);
 	h->write_mark_fp = (uint64_t)(c->write_watermark * 4294967296.0 + 0.5);
 	h->bus_fp = (uint64_t)(1e9 / (c->bus_mib_s * (1 << 20)) * 4294967296.0);
+	h->bus_w_fp = c->bus_write_mib_s > 0
+			      ? (uint64_t)(1e9 / (c->bus_write_mib_s * (1 << 20)) * 4294967296.0)
+			      : h->bus_fp;
+	h->write_done_ns = ms_ns(c->write_done_ms);
+	h->redisconnect_ns = ms_ns(c->write_redisconnect_ms);
+	h->write_seek_min_ns = ms_ns(c->write_seek_min_ms);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);
 	h->cache_bytes = c->cache_mib << 20;

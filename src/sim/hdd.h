@@ -25,6 +25,7 @@
 
 #include "sim/device.h"
 #include "sim/heap.h"
+#include "sim/params.h"
 #include "util/errmsg.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
@@ -34,20 +35,27 @@ struct hdd_config {
 	double outer_mib_s;		/* media rate at LBA 0 */
 	double inner_mib_s;		/* media rate at the last LBA */
 	uint64_t zones;
+	struct sim_list zone_cyls;	/* a zone table: cylinders per zone, outer first … */
+	struct sim_list zone_sectors;	/* … and sectors per track in each (n = 0: none) */
 	double seek_track_ms;
 	double seek_avg_ms;
 	double seek_full_ms;
 	uint64_t surfaces;		/* tracks per cylinder */
 	double head_switch_ms;
+	double track_skew_ms;		/* a transfer crossing to the next track of a cylinder */
+	double cylinder_skew_ms;	/* … to the next cylinder */
 	uint64_t seek_knee_cyl;		/* 0: the fitted curve; else DiskSim's HPL equation */
 	double seek_eq_a_ms, seek_eq_sqrt_ms, seek_eq_c_ms, seek_eq_lin_ms;
+	struct sim_list seek_first_ms;	/* seeks of 1, 2, … cylinders, in place of the curve */
 	double write_settle_ms;
 	double cmd_overhead_ms;
 	double access_overhead_ms;
 	double write_overhead_ms;
 	double read_hit_overhead_ms;
+	double read_hit_jump_ms;	/* a read hit that does not continue the read before */
 	double after_write_hit_ms, after_write_miss_ms, after_write_write_ms;
 	double bus_mib_s;
+	double bus_write_mib_s;		/* 0: bus_mib_s */
 	double read_watermark;
 	uint64_t cache_mib;
 	uint64_t cache_segments;
@@ -55,6 +63,11 @@ struct hdd_config {
 	unsigned read_ahead;		/* enum hdd_read_ahead */
 	bool write_cache;
 	double write_watermark;
+	unsigned write_pace;		/* enum hdd_write_pace */
+	double write_done_ms;
+	double write_redisconnect_ms;
+	double write_seek_min_ms;
+	uint64_t write_start_sectors;
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
@@ -66,6 +79,14 @@ enum hdd_read_ahead {
 	HDD_AHEAD_SEGMENT,		/* one segment beyond what the host has read, hits too */
 	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
 					   next one when the read crossed a track), no further */
+	HDD_AHEAD_WINDOW,		/* one segment past the read, over tracks, no further */
+};
+
+/* When a write-through's media transfer may start (write_pace). */
+enum hdd_write_pace {
+	HDD_PACE_WATERMARK,		/* once write_watermark of its data came */
+	HDD_PACE_SECTOR,		/* each sector once its data came: a head that would
+					   overtake the data loses a revolution */
 };
 
 /* --- geometry (hdd_geom.c) --- */
@@ -110,6 +131,10 @@ struct hdd_geom {
 	uint16_t zone_lut[HDD_ZONE_LUT];
 	uint64_t ulut_mul;		/* track coordinate → slice of zone_ulut */
 	uint16_t zone_ulut[HDD_ZONE_LUT];
+	/* skews in revolutions (32.32): track t's first sector lies hdd_skew_of(t) after track 0's */
+	bool skewed;
+	uint64_t track_skew, cyl_skew;
+	uint64_t skew_slack;		/* a sector (of the inner zone) less a byte, in u */
 	struct hdd_seek_curve curve;
 	uint64_t seek_mul;		/* tracks → bucket (32.32) via multiply */
 	uint64_t bucket_tracks;		/* bucket → tracks (32.32) via multiply */
@@ -187,6 +212,52 @@ static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
 	return (uint64_t)(((unsigned __int128)du * g->rev_fp) >> 64);
 }
 
+/*
+ * Skew accumulated from track 0 to track trk, in revolutions (32.32): each
+ * crossing to the next track costs track_skew, to the next cylinder (every
+ * `surfaces` tracks) cyl_skew. 0 without skew.
+ */
+static inline uint64_t hdd_skew_of(const struct hdd_geom *g, uint32_t trk)
+{
+	uint64_t cyls = trk / g->surfaces;
+
+	return (uint64_t)(trk - cyls) * g->track_skew + cyls * g->cyl_skew;
+}
+
+/*
+ * The track whose skew a sector starting at u takes: tracks do not hold whole
+ * sectors, and a sector that starts less than a sector before a track's start
+ * counts as that track's (its data are mostly there).
+ */
+static inline uint32_t hdd_skew_track(const struct hdd_geom *g, uint64_t u)
+{
+	return (uint32_t)((u + g->skew_slack) >> 32);
+}
+
+/* Platter angle of the sector at track coordinate u (the skew of its track added). */
+static inline uint32_t hdd_angle_of(const struct hdd_geom *g, uint64_t u)
+{
+	return (uint32_t)u + (g->skewed ? (uint32_t)hdd_skew_of(g, hdd_skew_track(g, u)) : 0);
+}
+
+/*
+ * Revolutions (32.32) a transfer from u to u_end (> u) takes: u_end − u, and
+ * the skew of every track crossed (the track of the byte before u_end counts).
+ */
+static inline uint64_t hdd_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end)
+{
+	uint32_t first, last;
+
+	if (!g->skewed || u_end <= u)
+		return u_end - u;
+	first = hdd_skew_track(g, u);
+	last = (uint32_t)((u_end - 1) >> 32);
+	return u_end - u + (last > first ? hdd_skew_of(g, last) - hdd_skew_of(g, first) : 0);
+}
+
+/* Where a transfer from u reaches after `revs` revolutions (32.32), skews counted. */
+uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs);
+
 /* Revolutions made in `ns`, in 32.32 track coordinate units. */
 static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
 {
@@ -233,8 +304,9 @@ struct hdd_cmd {
 	uint32_t cyl;
 	uint32_t access;		/* its access overhead, ns */
 	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
-	uint32_t trk, ang;		/* start position: track, angle (see top) */
+	uint32_t trk, ang;		/* start position: track, platter angle (hdd_angle_of) */
 	bool write;
+	bool redisconnect;		/* a write whose data come write_redisconnect_ms late */
 	struct io_request *req;
 };
 
@@ -259,6 +331,7 @@ struct hdd_queue {
 	uint64_t cyl[HDD_QUEUE_SLOTS], trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
 	uint64_t access[HDD_QUEUE_SLOTS];
 	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
+	bool redisconnect[HDD_QUEUE_SLOTS];
 	struct io_request *req[HDD_QUEUE_SLOTS];
 	uint8_t order[HDD_QUEUE_MAX];
 	unsigned len;
@@ -296,7 +369,7 @@ struct hdd_stream {
 	uint64_t start;
 	uint64_t u0, t0;
 	uint64_t consumed;
-	uint64_t limit;			/* HDD_AHEAD_TRACK: the end of what it reads ahead */
+	uint64_t limit;			/* TRACK, WINDOW: the end of what it reads ahead */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */
@@ -313,11 +386,16 @@ struct hdd {
 	uint64_t cmd_ns, settle_ns, switch_ns;
 	/* controller time of a read hit, a media access, a write: [1] after a write */
 	uint64_t hit_ns[2], access_ns[2], write_ns[2];
+	uint64_t jump_ns;		/* read_hit_jump_ms */
+	uint64_t read_end;		/* byte after the last host read accepted */
 	uint64_t access_min_ns;
 	bool last_write;		/* the host command accepted last was a write */
 	uint64_t watermark_fp;		/* read_watermark, 0.32 */
 	uint64_t write_mark_fp;		/* write_watermark, 0.32 */
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
+	uint64_t bus_w_fp;		/* the same for write data */
+	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
+	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */
 	uint64_t fuzz_fp;		/* ncq_fuzz, 16.16: error of the drive's estimates */
@@ -352,6 +430,8 @@ struct hdd {
 /* hdd_cache.c */
 /* Time to move `bytes` over the interface, ns. */
 uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes);
+/* hdd.c: the same for write data (bus_write_mib_s). */
+uint64_t hdd_bus_write_ns(const struct hdd *h, uint64_t bytes);
 /* A media read of [lo, start) ended at t0, head at u0: read ahead from start. */
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0);
 /* The head is given other work at t: keep what the stream read, move the head. */
@@ -409,6 +489,7 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->access[s] = c->access;
 	q->write[s] = c->write ? UINT64_MAX : 0;
 	q->nwrite += c->write;
+	q->redisconnect[s] = c->redisconnect;
 	q->req[s] = c->req;
 	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
 }

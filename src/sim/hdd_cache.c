@@ -6,7 +6,10 @@
  * The buffer is cut into cache_segments segments. One follows the read-ahead
  * stream: after each media read the head keeps reading while it has nothing
  * else to do, until it is one segment ahead of the host; a read that starts
- * in that window is a hit, served when the stream gets there. When the head is
+ * in that window is a hit, served when the stream gets there (read_ahead=track
+ * stops the stream at the end of the track, read_ahead=window one segment past
+ * the miss; both keep only what they read ahead). A hit after a read that it
+ * does not continue costs read_hit_jump_ms more. When the head is
  * given other work the stream stops and its last segment of data stays as a
  * read segment (the oldest one is dropped). With write_cache on, a write that
  * fits is taken into the buffer and acknowledged once its data have crossed
@@ -47,14 +50,27 @@ static uint64_t track_limit(const struct hdd *h, uint64_t lo, uint64_t u0)
 	return hdd_s_of(&h->geom, (trk + 1 + (first < trk)) << 32);
 }
 
+/* Where the read-ahead after a media read of [lo, start) stops, the head then at u0. */
+static uint64_t stream_limit(const struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0)
+{
+	switch (h->cfg.read_ahead) {
+	case HDD_AHEAD_TRACK:
+		return track_limit(h, lo, u0);
+	case HDD_AHEAD_WINDOW:
+		return start + h->seg_bytes;
+	default:
+		return UINT64_MAX;
+	}
+}
+
 void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
 {
-	bool track = h->cfg.read_ahead == HDD_AHEAD_TRACK;
+	/* read_ahead=track and window keep only what they read ahead, not the host's data */
+	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
-	/* read_ahead=track keeps only what it reads ahead, not the host's data */
 	h->stream = (struct hdd_stream){
-		.active = true, .lo = track ? start : lo, .start = start, .u0 = u0, .t0 = t0,
-		.consumed = start, .limit = track ? track_limit(h, lo, u0) : UINT64_MAX,
+		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
+		.consumed = start, .limit = stream_limit(h, lo, start, u0),
 	};
 }
 
@@ -70,7 +86,7 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 		cap = h->geom.capacity;
 	if (t <= st->t0)
 		return st->start;
-	s = hdd_s_of(&h->geom, st->u0 + hdd_revs_in(&h->geom, t - st->t0));
+	s = hdd_s_of(&h->geom, hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)));
 	if (s < st->start)
 		s = st->start;
 	return s < cap ? s : cap;
@@ -130,7 +146,8 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 			return UINT64_MAX;	/* already dropped from the segment */
 	}
 	ready = d <= st->start ? st->t0
-			       : st->t0 + hdd_rev_ns(&h->geom, hdd_u_of(&h->geom, d) - st->u0);
+			       : st->t0 + hdd_rev_ns(&h->geom, hdd_xfer_u(&h->geom, st->u0,
+								    hdd_u_of(&h->geom, d)));
 	if (ready > h->head_free)
 		h->head_free = ready;	/* the head stays on the stream until then */
 	if (d > st->consumed)
@@ -201,6 +218,10 @@ uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
 	uint64_t bus = hdd_bus_ns(h, req->length), ready;
 	const struct hdd_dirty *e = h->ndirty ? dirty_holding(h, c, d) : NULL;
 
+	/* a hit that does not continue the read before costs the controller more */
+	t += !after_write && c != h->read_end ? h->jump_ns : 0;
+	h->read_end = d;
+
 	if (e) {
 		h->count.cache_hits++;
 		return (e->ready > t ? e->ready : t) + bus;
@@ -247,7 +268,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 	e = hdd_dirty_insert(h, i);
 	u = hdd_u_of(&h->geom, c);
 	*e = (struct hdd_dirty){
-		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = (uint32_t)u,
+		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u),
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 	};
 	h->dirty_bytes += d - c;
@@ -256,7 +277,7 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t)
 {
-	uint64_t c = req->offset, ack = t + hdd_bus_ns(h, req->length);
+	uint64_t c = req->offset, ack = t + hdd_bus_write_ns(h, req->length);
 	struct hdd_dirty *e = dirty_room(h, c, c + req->length);
 
 	if (!e)

@@ -15,6 +15,12 @@
  * over the capacity (what large random transfers see) is the mean of the
  * outer and inner rates.
  *
+ * Skew. Track t's first sector lies track_skew (cylinder_skew when t starts
+ * a cylinder) after track t − 1's, so a transfer that crosses to the next
+ * track pauses that long while the head switches (hdd_xfer_u, hdd_u_after):
+ * the u coordinate stays one revolution per track, the skew only shifts the
+ * angle each track's sectors pass under the head (hdd_angle_of).
+ *
  * All of this runs once per device; the per-IO functions are the inline ones
  * in hdd.h: a table lookup, a multiply and a shift each.
  */
@@ -33,10 +39,25 @@ static double rev_seconds(const struct hdd_config *c)
 	return 60.0 / (double)c->rpm;
 }
 
+/* A zone table's cylinders, and its bytes per cylinder-weighted track. */
+static double table_cyls(const struct hdd_config *c, double *track_bytes)
+{
+	double cyls = 0, bytes = 0;
+
+	for (unsigned z = 0; z < c->zone_cyls.n; z++) {
+		cyls += c->zone_cyls.v[z];
+		bytes += c->zone_cyls.v[z] * c->zone_sectors.v[z] * 512;
+	}
+	*track_bytes = bytes / cyls;
+	return cyls;
+}
+
 uint64_t hdd_geom_tracks(const struct hdd_config *c)
 {
 	double track = rev_seconds(c) * (c->outer_mib_s + c->inner_mib_s) / 2 * (1 << 20);
 
+	if (c->zone_cyls.n)
+		return (uint64_t)llround(table_cyls(c, &track)) * c->surfaces;
 	return (uint64_t)llround((double)c->capacity / track);
 }
 
@@ -58,19 +79,44 @@ static double zone_rate(const struct hdd_config *c, unsigned nzones, unsigned z)
 	return c->outer_mib_s - (c->outer_mib_s - c->inner_mib_s) * z / (nzones - 1);
 }
 
-static int build_zones(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
+/*
+ * With a zone table: zone z's share of the tracks is its share of the
+ * table's cylinders (spare and unused cylinders left out in proportion), and
+ * its tracks hold zone_sectors sectors each.
+ */
+static void table_zones(const struct hdd_geom *g, const struct hdd_config *c, uint64_t *tracks,
+			double *rate)
 {
-	double ideal[HDD_MAX_ZONES], sum = 0, scale;
-	uint64_t s = 0, u = 0;
+	double track, cyls = table_cyls(c, &track);
+	uint64_t left = g->tracks;
 
 	for (unsigned z = 0; z < g->nzones; z++) {
-		ideal[z] = (double)zone_tracks(g->tracks, g->nzones, z) * zone_rate(c, g->nzones, z);
+		tracks[z] = z + 1 < g->nzones ? (uint64_t)((double)g->tracks * c->zone_cyls.v[z] / cyls)
+					      : left;
+		left -= tracks[z];
+		rate[z] = c->zone_sectors.v[z];
+	}
+}
+
+static int build_zones(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
+{
+	double ideal[HDD_MAX_ZONES], rate[HDD_MAX_ZONES], sum = 0, scale;
+	uint64_t tracks[HDD_MAX_ZONES], s = 0, u = 0;
+
+	for (unsigned z = 0; z < g->nzones; z++) {
+		tracks[z] = zone_tracks(g->tracks, g->nzones, z);
+		rate[z] = zone_rate(c, g->nzones, z);
+	}
+	if (c->zone_cyls.n)
+		table_zones(g, c, tracks, rate);
+	for (unsigned z = 0; z < g->nzones; z++) {
+		ideal[z] = (double)tracks[z] * rate[z];
 		sum += ideal[z];
 	}
 	scale = (double)c->capacity / sum;
 	for (unsigned z = 0; z < g->nzones; z++) {
 		struct hdd_zone *zn = &g->zone[z];
-		uint64_t t = zone_tracks(g->tracks, g->nzones, z);
+		uint64_t t = tracks[z];
 		uint64_t bytes = z + 1 < g->nzones ? (uint64_t)(ideal[z] * scale) / 512 * 512
 						   : c->capacity - s;
 
@@ -261,6 +307,9 @@ static void build_seek_table(struct hdd_geom *g, const struct hdd_config *c)
 			: e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
 		if (d > 1 && g->near_seek[d] < g->near_seek[d - 1])
 			g->near_seek[d] = g->near_seek[d - 1];
+		/* measured short seeks as given, even out of order (seek_within_exact copes) */
+		if (d && d <= c->seek_first_ms.n)
+			g->near_seek[d] = ms_to_ns32(c->seek_first_ms.v[d - 1]);
 	}
 }
 
@@ -298,6 +347,29 @@ static void build_within_table(struct hdd_geom *g)
 					    : UINT32_MAX;
 }
 
+uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+{
+	uint32_t trk;
+
+	if (!g->skewed)
+		return u + revs;
+	trk = hdd_skew_track(g, u);
+	/* track by track: its data, then the skew to the next (the head waits at its start) */
+	for (;;) {
+		uint64_t end = (uint64_t)(trk + 1) << 32, gap;
+
+		if (revs <= end - u || trk + 1 >= g->tracks)
+			return u + revs;
+		revs -= end - u;
+		gap = hdd_skew_of(g, trk + 1) - hdd_skew_of(g, trk);
+		if (revs <= gap)
+			return end;
+		revs -= gap;
+		u = end;
+		trk++;
+	}
+}
+
 int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
 {
 	uint64_t tracks = hdd_geom_tracks(c);
@@ -315,10 +387,14 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	g->rev_ns = rev_seconds(c) * 1e9;
 	g->rev_fp = (uint64_t)llround(g->rev_ns * TWO32);
 	g->phase_k = (uint64_t)(TWO64 / g->rev_ns);
+	g->track_skew = (uint64_t)llround(c->track_skew_ms * 1e6 / g->rev_ns * TWO32);
+	g->cyl_skew = (uint64_t)llround(c->cylinder_skew_ms * 1e6 / g->rev_ns * TWO32);
+	g->skewed = g->track_skew || g->cyl_skew;
 	ret = build_zones(g, c, err);
 	if (ret)
 		return ret;
 	build_zone_lut(g);
+	g->skew_slack = g->skewed ? (uint64_t)(511 * TWO32 / g->zone[g->nzones - 1].track_bytes) : 0;
 	ret = c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &g->curve, err);
 	if (ret)
 		return ret;

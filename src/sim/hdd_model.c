@@ -15,7 +15,8 @@
 
 #define F(field) offsetof(struct hdd_config, field)
 
-static const char *const read_ahead_names[] = { "segment", "track", NULL };
+static const char *const read_ahead_names[] = { "segment", "track", "window", NULL };
+static const char *const write_pace_names[] = { "watermark", "sector", NULL };
 
 static const struct sim_param hdd_params[] = {
 	{ "capacity", PARAM_BYTES, F(capacity), "bytes",
@@ -27,6 +28,11 @@ static const struct sim_param hdd_params[] = {
 	  "media rate at the inner edge (last LBA); linear in radius between", 1, 10000, NULL },
 	{ "zones", PARAM_COUNT, F(zones), "",
 	  "recording zones of equal radial width, one rate each", 1, HDD_MAX_ZONES, NULL },
+	{ "zone_cyls", PARAM_LIST, F(zone_cyls), "cyl",
+	  "a zone table, outer zone first: cylinders of each zone, their share of the tracks "
+	  "(in place of equal widths and outer/inner_mib_s; - for none)", 1, 1e7, NULL },
+	{ "zone_sectors", PARAM_LIST, F(zone_sectors), "",
+	  "the zone table's sectors of 512 bytes per track in each zone", 1, 1e6, NULL },
 	{ "seek_track_ms", PARAM_NUMBER, F(seek_track_ms), "ms",
 	  "seek to the next track (cylinder)", 0.01, 100, NULL },
 	{ "seek_avg_ms", PARAM_NUMBER, F(seek_avg_ms), "ms",
@@ -37,6 +43,11 @@ static const struct sim_param hdd_params[] = {
 	  "tracks per cylinder (heads); seeks count cylinders", 1, 64, NULL },
 	{ "head_switch_ms", PARAM_NUMBER, F(head_switch_ms), "ms",
 	  "moving to another track of the same cylinder", 0, 50, NULL },
+	{ "track_skew_ms", PARAM_NUMBER, F(track_skew_ms), "ms",
+	  "a transfer crossing to the next track of a cylinder pauses this long (the next "
+	  "track's first sector lies that far round); below one revolution", 0, 1000, NULL },
+	{ "cylinder_skew_ms", PARAM_NUMBER, F(cylinder_skew_ms), "ms",
+	  "the same for a transfer crossing to the next cylinder", 0, 1000, NULL },
 	{ "seek_knee_cyl", PARAM_COUNT, F(seek_knee_cyl), "cyl",
 	  "0: the curve through the three seek times; else seeks of d cylinders take "
 	  "seek_eq_a + sqrt_ms x sqrt(d) below it, seek_eq_c + lin_ms x d from it", 0, 1e9, NULL },
@@ -48,6 +59,9 @@ static const struct sim_param hdd_params[] = {
 	  "the equation's constant from the knee", 0, 500, NULL },
 	{ "seek_eq_lin_ms", PARAM_NUMBER, F(seek_eq_lin_ms), "ms",
 	  "the equation's time per cylinder from the knee", 0, 500, NULL },
+	{ "seek_first_ms", PARAM_LIST, F(seek_first_ms), "ms",
+	  "measured seeks of 1, 2, ... cylinders (at most 63), in place of the curve's "
+	  "(DiskSim's first ten seek times; - for none)", 0.01, 500, NULL },
 	{ "write_settle_ms", PARAM_NUMBER, F(write_settle_ms), "ms",
 	  "extra settling after a seek before writing", 0, 50, NULL },
 	{ "cmd_overhead_ms", PARAM_NUMBER, F(cmd_overhead_ms), "ms",
@@ -58,6 +72,9 @@ static const struct sim_param hdd_params[] = {
 	  "further controller time per write command", 0, 50, NULL },
 	{ "read_hit_overhead_ms", PARAM_NUMBER, F(read_hit_overhead_ms), "ms",
 	  "further controller time per read served from the buffer", 0, 50, NULL },
+	{ "read_hit_jump_ms", PARAM_NUMBER, F(read_hit_jump_ms), "ms",
+	  "further controller time per read hit after a read that it does not continue "
+	  "(starts elsewhere than where that read ended)", 0, 50, NULL },
 	{ "after_write_hit_ms", PARAM_NUMBER, F(after_write_hit_ms), "ms",
 	  "change of a read hit's controller time when the command before was a write",
 	  -50, 50, NULL },
@@ -68,6 +85,8 @@ static const struct sim_param hdd_params[] = {
 	  -50, 50, NULL },
 	{ "bus_mib_s", PARAM_NUMBER, F(bus_mib_s), "MiB/s",
 	  "interface rate (SATA 1.5G 150, 3G 300, 6G 600)", 1, 100000, NULL },
+	{ "bus_write_mib_s", PARAM_NUMBER, F(bus_write_mib_s), "MiB/s",
+	  "interface rate of write data, host to drive (0: bus_mib_s)", 0, 100000, NULL },
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
 	  "share of a read miss in the buffer before its transfer to the host starts "
 	  "(0: as the media delivers)", 0, 1, NULL },
@@ -79,13 +98,31 @@ static const struct sim_param hdd_params[] = {
 	  "a segment, a multiple of 512, at most cache / segments (0: cache / segments)", 0,
 	  1e12, NULL },
 	{ "read_ahead", PARAM_CHOICE, F(read_ahead), "",
-	  "after a read miss read ahead one segment beyond the host, hits too (segment), or to "
-	  "the end of the track after it (track)", 0, 0, read_ahead_names },
+	  "after a read miss read ahead one segment beyond the host, hits too (segment), to "
+	  "the end of the track after it (track), or one segment past it over tracks, nothing "
+	  "after a hit (window); track and window keep only what they read ahead", 0, 0,
+	  read_ahead_names },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
 	  "share of a write-through's data in the buffer before its media transfer may start "
 	  "(0: at once)", 0, 1, NULL },
+	{ "write_pace", PARAM_CHOICE, F(write_pace), "",
+	  "a write-through's media transfer starts once write_watermark of its data came "
+	  "(watermark), or writes each sector once its data came, losing a revolution where "
+	  "the head would overtake the data (sector)", 0, 0, write_pace_names },
+	{ "write_done_ms", PARAM_NUMBER, F(write_done_ms), "ms",
+	  "controller time from the end of a write-through's media transfer to its completion "
+	  "(reconnect, status)", 0, 50, NULL },
+	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
+	  "a write after a write it does not continue gets its data this much later "
+	  "(a further disconnect and reconnect)", 0, 50, NULL },
+	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
+	  "a write-through's media transfer starts at least this long after its controller "
+	  "time and access overhead, even where the head stopped (a least seek)", 0, 50, NULL },
+	{ "write_start_sectors", PARAM_COUNT, F(write_start_sectors), "",
+	  "a write-through's media transfer starts once this many of its sectors (all, if "
+	  "fewer) came (0: no such wait)", 0, 1e6, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
@@ -140,6 +177,29 @@ static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 	return 0;
 }
 
+/* The zone table and the measured short seeks fit the drive. */
+static int tables_check(const struct hdd_config *c, struct errmsg *err)
+{
+	double bytes = 0;
+
+	if (c->seek_first_ms.n >= HDD_NEAR_SEEKS)
+		return errmsg_set(err, -EINVAL, "seek_first_ms: %u seek times, at most %d",
+				  c->seek_first_ms.n, HDD_NEAR_SEEKS - 1);
+	if (!c->zone_cyls.n && !c->zone_sectors.n)
+		return 0;
+	if (c->zone_cyls.n != c->zones || c->zone_sectors.n != c->zones)
+		return errmsg_set(err, -EINVAL, "zone table: zone_cyls has %u zones, zone_sectors %u, "
+				  "zones %llu: give all three alike", c->zone_cyls.n,
+				  c->zone_sectors.n, (unsigned long long)c->zones);
+	for (unsigned z = 0; z < c->zone_cyls.n; z++)
+		bytes += c->zone_cyls.v[z] * c->zone_sectors.v[z] * 512 * (double)c->surfaces;
+	if ((double)c->capacity > bytes)
+		return errmsg_set(err, -EINVAL, "capacity %llu above the zone table's %.0f bytes "
+				  "(zone_cyls x zone_sectors x 512 x surfaces)",
+				  (unsigned long long)c->capacity, bytes);
+	return 0;
+}
+
 static int hdd_check(const void *config, struct errmsg *err)
 {
 	const struct hdd_config *c = config;
@@ -160,6 +220,9 @@ static int hdd_check(const void *config, struct errmsg *err)
 				  "seek times out of order: need seek_track_ms %g < seek_avg_ms %g "
 				  "< seek_full_ms %g", c->seek_track_ms, c->seek_avg_ms,
 				  c->seek_full_ms);
+	ret = tables_check(c, err);	/* before the tracks, which a zone table sets */
+	if (ret)
+		return ret;
 	tracks = hdd_geom_tracks(c);
 	if (tracks < c->zones)
 		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks, fewer than zones %llu",
@@ -180,6 +243,10 @@ static int hdd_check(const void *config, struct errmsg *err)
 	ret = overheads_check(c, err);
 	if (ret)
 		return ret;
+	if (c->track_skew_ms * c->rpm >= 60000 || c->cylinder_skew_ms * c->rpm >= 60000)
+		return errmsg_set(err, -EINVAL, "track_skew_ms %g or cylinder_skew_ms %g not below "
+				  "one revolution (%g ms)", c->track_skew_ms, c->cylinder_skew_ms,
+				  60000.0 / (double)c->rpm);
 	return c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &sc, err);
 }
 

@@ -68,6 +68,7 @@ static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 	q->ang[to] = q->ang[from];
 	q->access[to] = q->access[from];
 	q->write[to] = q->write[from];
+	q->redisconnect[to] = q->redisconnect[from];
 	q->req[to] = q->req[from];
 }
 

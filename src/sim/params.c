@@ -77,6 +77,38 @@ static int set_choice(const struct sim_param *p, void *field, const char *value,
 	return errmsg_set(err, -EINVAL, "%s '%s': expected %s", p->key, value, list);
 }
 
+/* PARAM_LIST: numbers separated by ':' or blanks, each within the entry's range. */
+static int set_list(const struct sim_param *p, void *field, const char *value,
+		    struct errmsg *err)
+{
+	struct sim_list list = { 0 };
+	const char *s = strcmp(value, "-") ? value : "";	/* "-": none, as shown */
+
+	for (;;) {
+		char *end;
+		double v;
+
+		while (*s == ':' || *s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		errno = 0;
+		v = strtod(s, &end);
+		if (end == s || errno || !isfinite(v) || (*end && !strchr(": \t", *end)))
+			return errmsg_set(err, -EINVAL, "%s '%s': not a list of numbers separated "
+					  "by ':'", p->key, value);
+		if (v < p->min || v > p->max)
+			return out_of_range(p, value, "numbers", err);
+		if (list.n == SIM_LIST_MAX)
+			return errmsg_set(err, -EINVAL, "%s '%s': more than %d numbers", p->key,
+					  value, SIM_LIST_MAX);
+		list.v[list.n++] = v;
+		s = end;
+	}
+	*(struct sim_list *)field = list;
+	return 0;
+}
+
 int sim_param_set(const struct sim_param *table, void *config, const char *key,
 		  const char *value, struct errmsg *err)
 {
@@ -99,6 +131,8 @@ int sim_param_set(const struct sim_param *table, void *config, const char *key,
 		return 0;
 	case PARAM_CHOICE:
 		return set_choice(p, field, value, err);
+	case PARAM_LIST:
+		return set_list(p, field, value, err);
 	}
 	return -EINVAL;
 }
@@ -131,13 +165,23 @@ static void format_value(char *buf, size_t len, const struct sim_param *p, const
 	case PARAM_CHOICE:
 		snprintf(buf, len, "%s", p->choices[*(const unsigned *)field]);
 		break;
+	case PARAM_LIST: {
+		const struct sim_list *l = field;
+
+		buf[0] = 0;
+		for (unsigned i = 0; i < l->n && strlen(buf) + 32 < len; i++)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%g", i ? ":" : "", l->v[i]);
+		if (!l->n)
+			snprintf(buf, len, "-");
+		break;
+	}
 	}
 }
 
 void sim_param_show(FILE *f, const struct sim_param *table, const void *config)
 {
 	for (const struct sim_param *p = table; p->key; p++) {
-		char value[64];
+		char value[SIM_LIST_MAX * 12];
 
 		format_value(value, sizeof(value), p, (const char *)config + p->offset);
 		fprintf(f, "  %-22s %-12s %-8s %s\n", p->key, value, p->unit, p->meaning);

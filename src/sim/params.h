@@ -10,6 +10,8 @@
  *   PARAM_NUMBER  double, a decimal number in the entry's unit: "13.6"
  *   PARAM_SWITCH  bool, "on" or "off"
  *   PARAM_CHOICE  unsigned, the index of one of `choices`: "page"
+ *   PARAM_LIST    struct sim_list, up to SIM_LIST_MAX numbers, each in the range,
+ *                 separated by ':' or blanks: "559:202:141" (empty: none)
  */
 #ifndef IOMODEL_SIM_PARAMS_H
 #define IOMODEL_SIM_PARAMS_H
@@ -25,6 +27,15 @@ enum sim_param_type {
 	PARAM_NUMBER,
 	PARAM_SWITCH,
 	PARAM_CHOICE,
+	PARAM_LIST,
+};
+
+#define SIM_LIST_MAX 64
+
+/* The value of a PARAM_LIST entry: n numbers. */
+struct sim_list {
+	unsigned n;
+	double v[SIM_LIST_MAX];
 };
 
 struct sim_param {

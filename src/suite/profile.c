@@ -50,5 +50,28 @@ void profile_judge(const double *rate, size_t n, struct profile_verdict *v)
 		line = v->outer + (v->inner - v->outer) * (c_mid - c_out) / (c_in - c_out);
 		v->mid_excess = line > 0 ? mean_of(rate, first, first + tenth) / line - 1 : 0;
 	}
-	v->falling = v->outer_inner_ratio >= 1.15 && sxx > 0 && sxy < 0;
+	v->spread = v->mean > 0 ? (v->max - v->min) / v->mean : 0;
+	if (v->inner > 0 && v->outer >= 1.15 * v->inner && sxx > 0 && sxy < 0)
+		v->shape = PROFILE_FALLING;
+	else if (v->outer > 0 && v->inner >= 1.15 * v->outer && sxx > 0 && sxy > 0)
+		v->shape = PROFILE_RISING;
+	else if (v->spread >= 0.3)
+		v->shape = PROFILE_UNEVEN;
+	else
+		v->shape = PROFILE_FLAT;
+}
+
+const char *profile_shape_name(enum profile_shape shape)
+{
+	switch (shape) {
+	case PROFILE_FALLING:
+		return "falling";
+	case PROFILE_RISING:
+		return "rising";
+	case PROFILE_UNEVEN:
+		return "uneven";
+	case PROFILE_FLAT:
+		break;
+	}
+	return "flat";
 }

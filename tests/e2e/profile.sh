@@ -39,6 +39,15 @@ ok "the scratch file is removed" [ ! -e "$work/f.bin" ]
 "$IOMODEL" report "$work/wd.json" "$work/ssd.json" -o "$work/p.html" --png-dir "$work/png" 2>"$work/err"
 ok "report of two profiles: the profile chart, both drives in the page" bash -c \
 	"[ -s '$work/png/01-profile.png' ] && grep -q 'Sequential transfer rate at evenly spaced' '$work/p.html' && grep -q 'ssd' '$work/p.html'"
+# a profile and a sweep of one target are one drive; a second profile of it is a drive of its own
+"$IOMODEL" sweep --target sim:wd6400aaks --bs 4k:64k --point-ios 300 --json >"$work/sweep.json"
+cp "$work/wd.json" "$work/wd2.json"
+"$IOMODEL" report "$work/wd.json" "$work/wd2.json" "$work/sweep.json" -o "$work/m.html" 2>"$work/err"
+ok "report: the sweep joins the first profile of its target, the second profile stays apart" bash -c \
+	"[ \$(grep -c '^<li>' '$work/m.html') -eq 2 ] && grep -q '<li><b>wd</b> from .*wd.json (iomodel.profile/1) and 1 more file</li>' '$work/m.html' && grep -q '<li><b>wd2</b> from .*wd2.json (iomodel.profile/1)</li>' '$work/m.html'"
+st=$(run_status "$IOMODEL" report --drive "x=$work/wd.json,$work/wd2.json" -o "$work/x.html")
+ok "report --drive with two profiles in one drive: status 2, one line, no page" bash -c \
+	"[ $st -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'one profile' '$work/err' && [ ! -e '$work/x.html' ]"
 python3 -c "
 import json; d = json.load(open('$work/wd.json')); d['profile']['points'][3]['position_pct'] = 150
 json.dump(d, open('$work/bad.json', 'w'))"

@@ -75,7 +75,7 @@ p = json.load(open(sys.argv[1]))["profile"]
 pos = [q["position_pct"] for q in p["points"]]
 assert pos == [0, 25, 50, 75], pos
 assert min(q["mib_s"] for q in p["points"]) > 0 and p["access_ms"] > 0 and p["burst_mib_s"] > 0, p
-assert p["verdict"] in ("flat", "falling"), p["verdict"]
+assert p["verdict"] in ("flat", "falling", "rising", "uneven"), p["verdict"]
 PY
 	refuse_write "$dev" "$kind: profile --write" profile --target "$dev" --write --points 2
 	before=$(checksum "$dev")

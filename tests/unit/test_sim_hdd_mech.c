@@ -3,7 +3,8 @@
  * controller, the parameters DiskSim's drive descriptions need (sim/hdd*.c):
  * cylinders of several surfaces with a head switch, DiskSim's seek
  * equation, the read and write water marks, the controller times of read
- * hits and after a write, read-ahead to the track's end, and the refusals
+ * hits and after a write, read-ahead to the track's end or one segment past
+ * a miss (window), the further time of a read hit that jumps, and the refusals
  * that keep them sane. Requests go one at a time, each submitted when the one before
  * completed (as DiskSim's validation traces were measured).
  */
@@ -14,9 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sim/device.h"
-#include "sim/hdd.h"
-#include "sim/spec.h"
+#include "hdd_serve.h"
 
 #define KIB 1024ULL
 #define MIB (1ULL << 20)
@@ -28,62 +27,19 @@ static const char *const BASE =
 	"access_overhead_ms=0,bus_mib_s=300,cache_mib=1,cache_segments=1,write_cache=off,"
 	"ncq_depth=1,ncq_aging=0";
 
-/* The hdd model with BASE and `extra` (NULL: none) over its defaults, as sim: parses it. */
 static int parse(const char *extra, struct hdd_config *c, struct errmsg *err)
 {
-	char text[1024];
-	struct sim_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "hdd,%s%s%s", BASE, extra ? "," : "", extra ? extra : "");
-	ret = sim_spec_parse(&spec, text, err);
-	if (!ret && spec.model != &sim_hdd_model)
-		ret = errmsg_set(err, -EINVAL, "not the hdd model");
-	if (!ret)
-		*c = *(const struct hdd_config *)spec.config;
-	if (!ret)
-		sim_spec_release(&spec);
-	return ret;
+	return hdd_test_parse(BASE, extra, c, err);
 }
 
 static struct hdd_config drive(const char *extra)
 {
-	struct hdd_config c;
-	struct errmsg err;
-
-	if (parse(extra, &c, &err)) {
-		printf("settings refused: %s\n", err.text);
-		exit(1);
-	}
-	return c;
+	return hdd_test_drive(BASE, extra);
 }
 
-/* One request at a time: n requests (offset, length, op from the arrays), service ms each. */
-static void serve(const struct hdd_config *c, unsigned n, const uint64_t *off,
-		  const uint32_t *len, const enum io_op *op, double *ms)
-{
-	struct sim_device *d;
-	struct io_request r, *out[1];
-	struct errmsg err;
-	uint64_t now = 0;
-
-	if (sim_hdd_model.create(c, 1, &d, &err)) {
-		printf("cannot create the drive: %s\n", err.text);
-		exit(1);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		r = (struct io_request){ .offset = off[i], .length = len[i], .op = op[i],
-					 .submit_ns = now };
-		if (d->ops->submit(d, &r, now)) {
-			printf("submit refused\n");
-			exit(1);
-		}
-		now = d->ops->next_completion(d);
-		d->ops->complete(d, now, out, 1);
-		ms[i] = (double)(now - r.submit_ns) / 1e6;
-	}
-	d->ops->destroy(d);
-}
+#define serve hdd_test_serve
+#define serve_think hdd_test_serve_think
+#define track_start hdd_test_track_start
 
 static double mean(const double *v, unsigned n, unsigned from)
 {
@@ -92,12 +48,6 @@ static double mean(const double *v, unsigned n, unsigned from)
 	for (unsigned i = from; i < n; i++)
 		s += v[i];
 	return s / (n - from);
-}
-
-/* The first byte of track trk (of the drive's geometry). */
-static uint64_t track_start(const struct hdd_geom *g, uint32_t trk)
-{
-	return hdd_s_of(g, (uint64_t)trk << 32);
 }
 
 enum { N = 200 };
@@ -288,6 +238,71 @@ static void read_ahead_track(struct check_state *st)
 	      " only what it read ahead)", again_seg, again_trk);
 }
 
+/*
+ * Reads of 4 KiB, 20 ms apart, the first a miss at track 100: then the next 4 KiB (a hit
+ * that continues it), 4 KiB further (a hit that jumps), the next (continues again).
+ */
+static void hit_jump(struct check_state *st)
+{
+	struct hdd_config c = drive("read_ahead=window,read_hit_jump_ms=0.2");
+	static struct hdd_geom g;
+	uint64_t off[4];
+	const uint32_t len[4] = { 4 * KIB, 4 * KIB, 4 * KIB, 4 * KIB };
+	const enum io_op op[4] = { IO_READ, IO_READ, IO_READ, IO_READ };
+	double ms[4], hit = 0.5 + 4.0 / 1024 / 300 * 1e3;
+
+	CHECK(st, hdd_geom_init(&g, &c, NULL) == 0, "geometry");
+	off[0] = track_start(&g, 100);
+	off[1] = off[0] + 4 * KIB;
+	off[2] = off[0] + 12 * KIB;
+	off[3] = off[0] + 16 * KIB;
+	serve_think(&c, 4, off, len, op, 20000000, ms);
+	printf("  read hits after a miss: continuing %.4f ms, jumping 4 KiB %.4f ms, continuing"
+	       " %.4f ms (read_hit_jump_ms=0.2)\n", ms[1], ms[2], ms[3]);
+	CHECK(st, fabs(ms[1] - hit) < 1e-4 && fabs(ms[3] - hit) < 1e-4,
+	      "continuing hits %.4f and %.4f ms, want %.4f", ms[1], ms[3], hit);
+	CHECK(st, fabs(ms[2] - hit - 0.2) < 1e-4, "jumping hit %.4f ms, want %.4f", ms[2],
+	      hit + 0.2);
+}
+
+/*
+ * read_ahead=window reads one segment past a miss, over the track's end; a read
+ * that starts in what it has not read yet waits only for its remaining sectors.
+ */
+static void read_ahead_window(struct check_state *st)
+{
+	/* a miss costs a further 3 ms of access overhead, a hit does not */
+	struct hdd_config win = drive("read_ahead=window,cache_segments=4,access_overhead_ms=3");
+	struct hdd_config trk = drive("read_ahead=track,cache_segments=4,access_overhead_ms=3");
+	static struct hdd_geom g;
+	uint64_t off[2];
+	const uint32_t len[2] = { 4 * KIB, 4 * KIB };
+	const enum io_op op[2] = { IO_READ, IO_READ };
+	double w[2], t[2], late[2], late_trk[2], tb, media;
+
+	CHECK(st, hdd_geom_init(&g, &win, NULL) == 0, "geometry");
+	tb = g.zone[0].track_bytes;
+	/* the miss ends 8 KiB before track 11; the second read starts 8 KiB into it */
+	off[0] = track_start(&g, 11) - 12 * KIB;
+	off[1] = off[0] + 20 * KIB;
+	serve_think(&win, 2, off, len, op, 0, w);
+	serve_think(&trk, 2, off, len, op, 0, t);
+	serve_think(&win, 2, off, len, op, 40000000, late);
+	serve_think(&trk, 2, off, len, op, 40000000, late_trk);
+	/* from the miss's end to the second read's end, at the zone's rate */
+	media = (double)(off[1] + 4 * KIB - off[0] - 4 * KIB) / tb * 60e3 / 5400;
+	printf("  a read on the track after a miss, right after it: %.3f ms with window read-ahead"
+	       " (the media needs %.3f), %.3f with track; 40 ms later %.4f and %.3f ms\n", w[1],
+	       media, t[1], late[1], late_trk[1]);
+	CHECK(st, w[1] > media - 0.7 && w[1] < media + 0.1,
+	      "a hit on data being read ahead took %.3f ms, want the rest of the media time %.3f"
+	      " less the controller time", w[1], media);
+	CHECK(st, t[1] > media + 2, "track read-ahead: %.3f ms, want a miss", t[1]);
+	CHECK(st, fabs(late[1] - (0.5 + 4.0 / 1024 / 300 * 1e3)) < 1e-4,
+	      "40 ms later the window holds it: %.4f ms", late[1]);
+	CHECK(st, late_trk[1] > 1, "40 ms later track read-ahead hit it: %.3f ms", late_trk[1]);
+}
+
 static void refuse(struct check_state *st, const char *settings, const char *want)
 {
 	struct hdd_config c;
@@ -320,6 +335,8 @@ int main(void)
 	water_marks(&st);
 	controller_times(&st);
 	read_ahead_track(&st);
+	hit_jump(&st);
+	read_ahead_window(&st);
 	refusals(&st);
 	return check_exit(&st, "test_sim_hdd_mech");
 }
