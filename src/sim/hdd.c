@@ -11,7 +11,8 @@
  * with the shortest positioning time — access overhead, seek, settle,
  * rotational wait — less a credit for the time it has waited (aged SPTF,
  * ncq_aging), or, when the cache is full or nothing else is queued, the
- * dirty extent it can reach soonest (destaging, pure SPTF).
+ * dirty extent it can reach soonest (destaging, pure SPTF). The queue and
+ * those picks are hdd_sched.c's.
  *
  * Invariants:
  *  1. The head does one thing at a time: a media transfer starts no earlier
@@ -41,7 +42,7 @@
  *
  * States of the head, with the function that makes each transition:
  *
- *                 decide(): pick_cmd() or pick_dirty()
+ *                 decide(): hdd_pick_cmd() or hdd_pick_dirty()
  *      IDLE ─────────────────────────────────────────▶ SEEKING/ROTATING
  *       ▲  (after a host read: READING AHEAD,               │ move_ns() + wait_ns()
  *       │   hdd_stream_start() … hdd_stream_stop())          ▼
@@ -65,236 +66,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bug.h"
 #include "util/rng.h"
-
-#define ROT_TOLERANCE (1u << 20)	/* a sector reached < 2^-12 rev late still reads */
 
 static struct hdd *to_hdd(struct sim_device *d)
 {
 	return (struct hdd *)d;
-}
-
-/* The head as a scheduling decision at time T sees it. */
-struct sched_at {
-	uint64_t T;
-	uint64_t head_pos;
-	uint32_t phase;			/* platter angle at T */
-	uint32_t trk;			/* head's track */
-	uint32_t cyl;			/* and cylinder */
-};
-
-static struct sched_at sched_at(const struct hdd *h, uint64_t T)
-{
-	return (struct sched_at){
-		.T = T, .head_pos = h->head_pos, .trk = (uint32_t)(h->head_u >> 32),
-		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(h->head_u >> 32)),
-		.phase = hdd_angle_in(&h->geom, T + h->phase0),
-	};
-}
-
-/*
- * Time from b->T until the head is over the track of `pos` (cylinder cyl)
- * and ready to transfer: access overhead (host commands; a destage is
- * planned while the head is still busy), seek to the cylinder or, within
- * it, a head switch, and settling before a write on another track; nothing
- * for a transfer that continues where the head stopped.
- */
-static inline uint64_t move_ns(const struct hdd *h, const struct sched_at *b, uint64_t pos,
-			       uint32_t trk, uint32_t cyl, uint64_t overhead, bool write)
-{
-	uint32_t dist = cyl > b->cyl ? cyl - b->cyl : b->cyl - cyl;
-	uint64_t s = overhead + hdd_seek_ns(&h->geom, dist);
-
-	if (trk != b->trk) {
-		s += dist ? 0 : h->switch_ns;
-		s += write ? h->settle_ns : 0;
-	}
-	return pos == b->head_pos ? 0 : s;
-}
-
-/*
- * move_ns() of a queued command; a write-through starts no earlier than
- * write_watermark of its data are in the buffer.
- */
-static inline uint64_t cmd_move_ns(const struct hdd *h, const struct sched_at *b,
-				   const struct hdd_cmd *c)
-{
-	uint64_t move = move_ns(h, b, c->pos, c->trk, c->cyl, c->access, c->write);
-	uint64_t data = c->data_at > b->T ? c->data_at - b->T : 0;
-
-	return move > data ? move : data;
-}
-
-/*
- * Then the rotational wait for the sector at angle `ang`. move + wait is the
- * positioning time: the picks compute it, and the transfer starts exactly
- * then (the scheduler's estimate is the actual time).
- */
-static inline uint64_t wait_ns(const struct hdd *h, const struct sched_at *b, uint64_t move,
-			       uint32_t ang)
-{
-	uint32_t w = ang - b->phase - hdd_angle_in(&h->geom, move);
-
-	if (w > 0u - ROT_TOLERANCE)
-		w = 0;			/* reached a hair late: rounding, not a miss */
-	return hdd_rev_ns(&h->geom, w);
-}
-
-/*
- * The drive's estimate of positioning time `t` for a command weighed at time
- * T: t × (1 + ncq_fuzz × u), u uniform in [0, 1) from a hash of the command
- * (its key: arrival and position) and the moment (no state, so the same
- * history gives the same choices).
- * Firmware does not plan as well as exact SPTF would: with a few commands
- * queued the error hides most of what a choice could win, with many some are
- * close enough to win anyway, so the gain grows with the depth gradually, as
- * measured drives show; a command under the head (sequential) still costs
- * nothing and is still taken at once.
- */
-static inline uint64_t estimate(uint64_t t, uint64_t m)
-{
-	return t + (uint64_t)(((unsigned __int128)t * m) >> 48);
-}
-
-/*
- * The multiplier m of estimate() for command c weighed at T: ncq_fuzz × u in
- * 16.16 × 0.32 fixed point (below 2^58, so t × m is exact in 128 bits). Drawn
- * once per command and decision: the hash is most of a pick's work.
- */
-static inline uint64_t fuzz_mul(const struct hdd *h, const struct hdd_cmd *c, uint64_t T)
-{
-	uint64_t x = c->key ^ T;
-
-	return h->fuzz_fp ? h->fuzz_fp * (splitmix64(&x) >> 32) : 0;
-}
-
-/*
- * pick_cmd() for a drive without fuzz: its estimates are the times, so the
- * lower bounds below skip most commands, and predictably. The queue is in arrival order, so
- * readiness and credit both fall along it and the scan stops as soon as no
- * later command can win. Without aging, commands too far away to beat the
- * best so far are skipped before their seek is looked up.
- */
-static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach)
-{
-	struct sched_at b = sched_at(h, T);
-	int64_t best_cost = INT64_MAX;
-	uint32_t max_dist = UINT32_MAX;
-	int best = -1;
-
-	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
-		const struct hdd_cmd *c = &h->queue[i];
-		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint32_t dist = c->cyl > b.cyl ? c->cyl - b.cyl : b.cyl - c->cyl;
-		uint64_t move, reach, m;
-		int64_t cost;
-
-		if (-credit >= best_cost)
-			break;
-		if (dist > max_dist && c->pos != b.head_pos)
-			continue;
-		move = cmd_move_ns(h, &b, c);
-		/* estimates are at least, and grow with, the time estimated: lower bounds */
-		if ((int64_t)move - credit >= best_cost)
-			continue;
-		m = fuzz_mul(h, c, T);
-		if ((int64_t)estimate(move, m) - credit >= best_cost)
-			continue;
-		reach = move + wait_ns(h, &b, move, c->ang);
-		cost = (int64_t)estimate(reach, m) - credit;
-		if (cost < best_cost) {
-			best_cost = cost;
-			best = (int)i;
-			*best_reach = reach;
-			if (!h->aging_fp)
-				max_dist = (uint64_t)best_cost > h->access_min_ns
-						   ? hdd_seek_within(&h->geom,
-								     (uint64_t)best_cost - h->access_min_ns)
-						   : 0;
-		}
-	}
-	return best;
-}
-
-/*
- * pick_cmd() for a drive with fuzz: every ready command's cost, and the first
- * least one, without branches. With fuzz the lower bounds of the pruned scan
- * skip commands at random, and the mispredicted branches cost more than the
- * arithmetic they save. The choice is the pruned scan's (that skips only
- * commands that cannot beat the best before them, and keeps the first of
- * equals too).
- */
-static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
-{
-	struct sched_at b = sched_at(h, T);
-	int64_t best_cost = INT64_MAX;
-	uint64_t reach_of_best = 0;
-	int best = -1;
-
-	for (unsigned i = 0; i < h->qlen && h->queue[i].ready <= T; i++) {
-		const struct hdd_cmd *c = &h->queue[i];
-		int64_t credit = (int64_t)(((unsigned __int128)(T - c->arrival) * h->aging_fp) >> 16);
-		uint64_t move = cmd_move_ns(h, &b, c);
-		uint64_t reach = move + wait_ns(h, &b, move, c->ang);
-		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, c, T)) - credit;
-		bool better = cost < best_cost;
-
-		best_cost = better ? cost : best_cost;
-		reach_of_best = better ? reach : reach_of_best;
-		best = better ? (int)i : best;
-	}
-	*best_reach = reach_of_best;
-	return best;
-}
-
-/*
- * The queued command to run at time T, or -1 when none is ready: least
- * estimated positioning time less the aging credit, the oldest of equals.
- */
-static int pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
-{
-	return h->fuzz_fp ? pick_cmd_all(h, T, best_reach) : pick_cmd_pruned(h, T, best_reach);
-}
-
-/* Best of dirty[i] so far (*best_cost, *best); false once past reach. */
-static bool try_dirty(const struct hdd *h, const struct sched_at *b, unsigned i,
-		      uint64_t *best_cost, int *best)
-{
-	const struct hdd_dirty *e = &h->dirty[i];
-	uint64_t move = move_ns(h, b, e->off, e->trk, e->cyl, 0, true), cost;
-
-	if (move >= *best_cost)
-		return false;		/* and every extent further out */
-	if (e->ready > b->T)
-		return true;
-	cost = move + wait_ns(h, b, move, e->ang);
-	if (cost < *best_cost) {
-		*best_cost = cost;
-		*best = (int)i;
-	}
-	return true;
-}
-
-/*
- * The dirty extent to destage at time T, or -1 when none is ready: pure
- * SPTF. Extents are in track order, so the scan runs outwards from the head
- * on each side and stops where the seek alone is longer than the best.
- */
-static int pick_dirty(const struct hdd *h, uint64_t T, uint64_t *best_reach)
-{
-	struct sched_at b = sched_at(h, T);
-	unsigned p = hdd_dirty_after(h, h->head_pos);
-	uint64_t best_cost = UINT64_MAX;
-	int best = -1;
-
-	for (unsigned i = p; i-- > 0;)
-		if (!try_dirty(h, &b, i, &best_cost, &best))
-			break;
-	for (unsigned i = p; i < h->ndirty; i++)
-		if (!try_dirty(h, &b, i, &best_cost, &best))
-			break;
-	*best_reach = best_cost;
-	return best;
 }
 
 /*
@@ -361,15 +138,20 @@ static uint64_t sector_paced(struct hdd *h, const struct hdd_cmd *cmd, uint64_t 
 	return start + lost * rev;
 }
 
-static void run_cmd(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
+static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 {
-	struct hdd_cmd cmd = h->queue[i];
+	const struct hdd_queue *q = h->queue;
+	const struct hdd_cmd cmd = {
+		.ready = q->ready[slot], .pos = q->pos[slot], .trk = (uint32_t)q->trk[slot],
+		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
+		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
+	};
 	struct io_request *req = cmd.req;
 	uint64_t d = req->offset + req->length, start, done;
 	bool write = cmd.write;
 
-	h->qlen--;
-	memmove(&h->queue[i], &h->queue[i + 1], (h->qlen - i) * sizeof(*h->queue));
+	hdd_queue_remove(h->queue, slot);
+	hdd_queue_check(h->queue);
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
 		reach = sector_paced(h, &cmd, T + reach) - T;
 	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
@@ -394,10 +176,8 @@ static void run_cmd(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 
 static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 {
-	struct hdd_dirty e = h->dirty[i];
+	struct hdd_dirty e = hdd_dirty_remove(h, i);
 
-	h->ndirty--;
-	memmove(&h->dirty[i], &h->dirty[i + 1], (h->ndirty - i) * sizeof(*h->dirty));
 	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len);
 	h->destaging = true;
 	h->destage_off = e.off;
@@ -405,18 +185,19 @@ static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 	h->count.media_write_bytes += e.len;
 }
 
-static void decide(struct hdd *h, uint64_t T)
+/* Out of line: step() and the loops around it stay small enough to inline. */
+__attribute__((noinline)) static void decide(struct hdd *h, uint64_t T)
 {
 	uint64_t reach = 0;
 	int i;
 
 	hdd_stream_stop(h, T);
-	i = h->nwait ? -1 : pick_cmd(h, T, &reach);
+	i = h->nwait ? -1 : hdd_pick_cmd(h, T, &reach);
 	if (i >= 0) {
 		run_cmd(h, (unsigned)i, T, reach);
 		return;
 	}
-	i = pick_dirty(h, T, &reach);
+	i = hdd_pick_dirty(h, T, &reach);
 	if (i >= 0)
 		run_destage(h, (unsigned)i, T, reach);
 }
@@ -426,12 +207,14 @@ static uint64_t next_decision(const struct hdd *h)
 {
 	uint64_t t = UINT64_MAX;
 
-	if (h->qlen && !h->nwait)
-		t = h->queue[0].ready;	/* the oldest is the first ready */
+	if (h->queue->len && !h->nwait)
+		t = hdd_queue_first_ready(h->queue);	/* the oldest is the first ready */
 	for (unsigned i = 0; i < h->ndirty; i++) {
-		if (h->dirty[i].ready <= h->head_free)
+		const struct hdd_dirty *e = hdd_dirty_at(h, i);
+
+		if (e->ready <= h->head_free)
 			return h->head_free;	/* usually the first one looked at */
-		t = h->dirty[i].ready < t ? h->dirty[i].ready : t;
+		t = e->ready < t ? e->ready : t;
 	}
 	return t == UINT64_MAX || t > h->head_free ? t : h->head_free;
 }
@@ -467,7 +250,7 @@ static void settle_known(struct hdd *h)
 		if (h->done.len)
 			limit = req_heap_min(&h->done);
 		else
-			limit = h->qlen || h->nwait ? UINT64_MAX : h->clock;
+			limit = h->queue->len || h->nwait ? UINT64_MAX : h->clock;
 		if (!step(h, limit))
 			return;
 	}
@@ -498,13 +281,14 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 
 		data_at = at > data_at ? at : data_at;
 	}
-	h->queue[h->qlen++] = (struct hdd_cmd){
+	hdd_queue_push(h->queue, &(struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset, .redisconnect = redisconnect,
 		.trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u), .write = write,
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 		.access = (uint32_t)h->access_ns[after_write], .req = req,
-	};
+	});
+	hdd_queue_check(h->queue);
 }
 
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
@@ -646,6 +430,8 @@ static void hdd_destroy(struct sim_device *d)
 	free(h->queue);
 	free(h->wait);
 	free(h->dirty);
+	free(h->dirty_order);
+	free(h->dirty_free);
 	free(h->seg);
 	free(h);
 }
@@ -718,12 +504,21 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->cfg = *c;
 	set_costs(h, c, seed);
 	h->nseg = (unsigned)c->cache_segments - 1;
-	h->queue = calloc(c->ncq_depth, sizeof(*h->queue));
+	BUG_ON(c->ncq_depth > HDD_QUEUE_MAX);	/* hdd_model.c's range */
+	h->queue = malloc(sizeof(*h->queue));
+	if (h->queue)
+		hdd_queue_init(h->queue);
+	h->pick_avx2 = hdd_pick_avx2_supported();
 	h->wait = calloc(c->ncq_depth, sizeof(*h->wait));
 	h->dirty = calloc(c->wcache_extents, sizeof(*h->dirty));
+	h->dirty_order = calloc(c->wcache_extents, sizeof(*h->dirty_order));
+	h->dirty_free = calloc(c->wcache_extents, sizeof(*h->dirty_free));
+	for (unsigned i = 0; h->dirty_free && i < c->wcache_extents; i++)
+		h->dirty_free[i] = (uint16_t)i;
 	h->seg = calloc(h->nseg ? h->nseg : 1, sizeof(*h->seg));
 	req_heap_init(&h->done);
-	if (!h->queue || !h->wait || !h->dirty || !h->seg || reserve_done(h, 64)) {
+	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg ||
+	    reserve_done(h, 64)) {
 		hdd_destroy(&h->dev);
 		return errmsg_set(err, -ENOMEM, "out of memory for the hdd model");
 	}

@@ -5,7 +5,8 @@
  *   hdd_model.c   the configuration: parameter table, defaults, check, describe
  *   hdd_geom.c    geometry: zones, position ↔ track coordinate, rotation, seek curve
  *   hdd_cache.c   the buffer: read-ahead stream, read segments, write-back cache
- *   hdd.c         the drive: queueing, scheduling, the device operations
+ *   hdd.c         the drive: queueing, the head's work, the device operations
+ *   hdd_sched.c   scheduling: the command queue, positioning times, the picks
  *   hdd_presets.c calibrated drives
  *
  * Positions on the platter are "track coordinates" u in 32.32 fixed point:
@@ -309,6 +310,35 @@ struct hdd_cmd {
 	struct io_request *req;
 };
 
+#define HDD_QUEUE_MAX 256		/* ncq_depth's bound */
+#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 4: the pick reads blocks of 4 slots */
+
+/*
+ * The queued hdd_cmds, one array per field so that the pick weighs four at
+ * a time (hdd_sched.c). Invariants (checked by hdd_queue_check() in debug
+ * builds):
+ *  - slots [0, len) hold the queued commands, len <= HDD_QUEUE_MAX; a command
+ *    that leaves is replaced by the last slot's;
+ *  - order[0..len) lists those slots in arrival order, each once;
+ *  - seq[] grows strictly along order[] (arrival numbers, below 2^63);
+ *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX and ready 0, and zeros
+ *    or a former command's other fields (so in-range cylinders): a block
+ *    read past len has no eligible and no unready command.
+ */
+struct hdd_queue {
+	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
+	uint64_t pos[HDD_QUEUE_SLOTS], key[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS];
+	uint64_t cyl[HDD_QUEUE_SLOTS], trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
+	uint64_t access[HDD_QUEUE_SLOTS];
+	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
+	bool redisconnect[HDD_QUEUE_SLOTS];
+	struct io_request *req[HDD_QUEUE_SLOTS];
+	uint8_t order[HDD_QUEUE_MAX];
+	unsigned len;
+	unsigned nwrite;		/* writes among them */
+	uint64_t next_seq;
+};
+
 /* A dirty extent of the write-back cache (kept in offset order). */
 struct hdd_dirty {
 	uint64_t off, len;
@@ -380,14 +410,16 @@ struct hdd {
 	struct hdd_stream stream;
 	struct hdd_segment *seg;
 	unsigned nseg, seg_next;
-	struct hdd_dirty *dirty;	/* in offset (so track) order */
+	struct hdd_dirty *dirty;	/* wcache_extents slots, in no order (hdd_dirty_at()) */
+	uint16_t *dirty_order;		/* the slots of the dirty extents in offset (so track) order */
+	uint16_t *dirty_free;		/* [0, wcache_extents - ndirty): the free slots */
 	unsigned ndirty;
 	uint64_t dirty_bytes;		/* includes the extent being destaged */
 	struct hdd_waiter *wait;	/* ring of ncq_depth */
 	unsigned wait_head, nwait;
 	/* command queue */
-	struct hdd_cmd *queue;		/* in arrival order */
-	unsigned qlen;
+	struct hdd_queue *queue;
+	bool pick_avx2;			/* weigh queued commands four at a time (x86-64 AVX2) */
 	unsigned tags;			/* accepted commands not yet handed back */
 	struct hdd_backlog backlog;
 	struct req_heap done;		/* commands whose completion time is known */
@@ -416,12 +448,71 @@ uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
 		      bool after_write);
 /* Index of the first dirty extent that starts after byte c. */
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c);
+/* A new dirty extent at index i of the offset order (ndirty < wcache_extents). */
+struct hdd_dirty *hdd_dirty_insert(struct hdd *h, unsigned i);
+/* Take the dirty extent at index i out of the offset order. */
+struct hdd_dirty hdd_dirty_remove(struct hdd *h, unsigned i);
+
+/*
+ * The dirty extent at index i of the offset order. The order is an array of
+ * 16-bit slots, so an insertion or removal moves 2 bytes per later extent,
+ * not a whole extent.
+ */
+static inline struct hdd_dirty *hdd_dirty_at(const struct hdd *h, unsigned i)
+{
+	return &h->dirty[h->dirty_order[i]];
+}
 /* Take a write into the write-back cache at time t; false when there is no room. */
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
 /* A destage has ended (at head_free): release its room, let waiting writes in. */
 void hdd_destage_done(struct hdd *h);
 /* Record that req completes at t (room in `done` is kept by hdd.c). */
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
+
+/* hdd_sched.c */
+/* An empty queue. */
+void hdd_queue_init(struct hdd_queue *q);
+/* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
+static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
+{
+	unsigned s = q->len++;
+
+	q->ready[s] = c->ready;
+	q->arrival[s] = c->arrival;
+	q->data_at[s] = c->data_at;
+	q->pos[s] = c->pos;
+	q->key[s] = c->key;
+	q->seq[s] = q->next_seq++;
+	q->cyl[s] = c->cyl;
+	q->trk[s] = c->trk;
+	q->ang[s] = c->ang;
+	q->access[s] = c->access;
+	q->write[s] = c->write ? UINT64_MAX : 0;
+	q->nwrite += c->write;
+	q->redisconnect[s] = c->redisconnect;
+	q->req[s] = c->req;
+	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
+}
+
+/* Take the command in `slot` out of the queue (another may move into the slot). */
+void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
+/* When the oldest queued command is ready (the queue is not empty). */
+static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
+{
+	return q->ready[q->order[0]];
+}
+/* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
+void hdd_queue_check(const struct hdd_queue *q);
+/* Whether this CPU runs the AVX2 pick. */
+bool hdd_pick_avx2_supported(void);
+/*
+ * The slot of the queued command to run at time T, or -1 when none is ready:
+ * least estimated positioning time less the aging credit, the oldest of
+ * equals; *reach is its positioning time.
+ */
+int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *reach);
+/* The dirty extent to destage at time T, or -1 when none is ready (pure SPTF). */
+int hdd_pick_dirty(const struct hdd *h, uint64_t T, uint64_t *reach);
 
 /* hdd.c: build a drive from a checked configuration. */
 int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **out,

@@ -172,7 +172,7 @@ unsigned hdd_dirty_after(const struct hdd *h, uint64_t c)
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
 
-		if (h->dirty[mid].off <= c)
+		if (hdd_dirty_at(h, mid)->off <= c)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -180,11 +180,33 @@ unsigned hdd_dirty_after(const struct hdd *h, uint64_t c)
 	return lo;
 }
 
+struct hdd_dirty *hdd_dirty_insert(struct hdd *h, unsigned i)
+{
+	unsigned slot = h->dirty_free[h->cfg.wcache_extents - h->ndirty - 1];
+
+	memmove(&h->dirty_order[i + 1], &h->dirty_order[i],
+		(h->ndirty - i) * sizeof(*h->dirty_order));
+	h->dirty_order[i] = (uint16_t)slot;
+	h->ndirty++;
+	return &h->dirty[slot];
+}
+
+struct hdd_dirty hdd_dirty_remove(struct hdd *h, unsigned i)
+{
+	unsigned slot = h->dirty_order[i];
+
+	h->ndirty--;
+	memmove(&h->dirty_order[i], &h->dirty_order[i + 1],
+		(h->ndirty - i) * sizeof(*h->dirty_order));
+	h->dirty_free[h->cfg.wcache_extents - h->ndirty - 1] = (uint16_t)slot;
+	return h->dirty[slot];
+}
+
 /* The dirty extent that holds [c, d), or NULL. */
 static struct hdd_dirty *dirty_holding(struct hdd *h, uint64_t c, uint64_t d)
 {
 	unsigned i = hdd_dirty_after(h, c);
-	struct hdd_dirty *e = i ? &h->dirty[i - 1] : NULL;
+	struct hdd_dirty *e = i ? hdd_dirty_at(h, i - 1) : NULL;
 
 	return e && d <= e->off + e->len ? e : NULL;
 }
@@ -229,7 +251,7 @@ uint64_t hdd_read_hit(struct hdd *h, const struct io_request *req, uint64_t now,
 static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 {
 	unsigned i = hdd_dirty_after(h, c);
-	struct hdd_dirty *e = i ? &h->dirty[i - 1] : NULL;
+	struct hdd_dirty *e = i ? hdd_dirty_at(h, i - 1) : NULL;
 	uint64_t u;
 
 	if (e && d <= e->off + e->len)
@@ -243,15 +265,14 @@ static struct hdd_dirty *dirty_room(struct hdd *h, uint64_t c, uint64_t d)
 	}
 	if (h->ndirty + h->destaging >= h->cfg.wcache_extents)
 		return NULL;
-	memmove(&h->dirty[i + 1], &h->dirty[i], (h->ndirty - i) * sizeof(*h->dirty));
-	h->ndirty++;
+	e = hdd_dirty_insert(h, i);
 	u = hdd_u_of(&h->geom, c);
-	h->dirty[i] = (struct hdd_dirty){
+	*e = (struct hdd_dirty){
 		.off = c, .len = d - c, .trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u),
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 	};
 	h->dirty_bytes += d - c;
-	return &h->dirty[i];
+	return e;
 }
 
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t)

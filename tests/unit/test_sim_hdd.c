@@ -38,6 +38,7 @@ struct workload {
 	bool random;
 	uint64_t start;			/* first offset of a sequential run */
 	uint64_t seed;
+	bool scalar_pick;		/* weigh queued commands one at a time (no AVX2) */
 };
 
 static int apply_settings(struct hdd_config *c, const char *settings, struct errmsg *err)
@@ -114,6 +115,8 @@ static struct loop_result run_loop(const struct hdd_config *c, const struct work
 		printf("cannot create the drive: %s\n", reqs ? err.text : "out of memory");
 		exit(1);
 	}
+	if (w->scalar_pick)
+		((struct hdd *)d)->pick_avx2 = false;
 	rng_init(&rng, w->seed + 1);
 	for (unsigned i = 0; i < w->qd && issued < total; i++, issued++) {
 		reqs[i] = (struct io_request){ .offset = next_offset(w, c, &rng, &seq),
@@ -431,6 +434,42 @@ static void determinism(struct check_state *st)
 	CHECK(st, a.fingerprint == b.fingerprint, "reads: same seed, different completion times");
 }
 
+/*
+ * The AVX2 pick (four queued commands at a time) chooses what the scalar
+ * pick chooses: the same completion times for reads and write-throughs
+ * (settling, write_watermark), sequential runs (commands under the head,
+ * the shortest seeks), head switches, without aging, on a small disk.
+ */
+static void vector_pick(struct check_state *st)
+{
+	static const char *const drives[] = {
+		NULL, "write_cache=off,write_watermark=0.5", "ncq_aging=0,ncq_fuzz=3",
+		"surfaces=4,head_switch_ms=0.9,write_cache=off", "capacity=2g,zones=2,ncq_fuzz=1",
+	};
+	static const struct workload loads[] = {
+		{ .qd = 32, .ios = 3000, .bs = 4096, .op = IO_READ, .random = true, .seed = 5 },
+		{ .qd = 7, .ios = 2000, .bs = 65536, .op = IO_WRITE, .random = true, .seed = 6 },
+		{ .qd = 8, .ios = 2000, .bs = 4096, .op = IO_READ, .start = 1 << 20, .seed = 7 },
+		{ .qd = 32, .ios = 2000, .bs = 8192, .op = IO_WRITE, .start = 0, .seed = 8 },
+	};
+
+	if (!hdd_pick_avx2_supported())
+		printf("vector_pick: this CPU has no AVX2, both runs use the scalar pick\n");
+	for (size_t i = 0; i < sizeof(drives) / sizeof(*drives); i++) {
+		struct hdd_config c = preset(drives[i]);
+
+		for (size_t j = 0; j < sizeof(loads) / sizeof(*loads); j++) {
+			struct workload w = loads[j];
+			struct loop_result v = run_loop(&c, &w), s;
+
+			w.scalar_pick = true;
+			s = run_loop(&c, &w);
+			CHECK(st, v.fingerprint == s.fingerprint && v.count.seeks == s.count.seeks,
+			      "drive %zu, workload %zu: the vector pick chose otherwise", i, j);
+		}
+	}
+}
+
 /* --- configuration --- */
 
 static void refuse(struct check_state *st, const char *settings, const char *want)
@@ -510,6 +549,7 @@ int main(void)
 	sequential_writes(&st);
 	dirty_read_hits(&st);
 	determinism(&st);
+	vector_pick(&st);
 	refusals(&st);
 	small_disk(&st);
 	return check_exit(&st, "test_sim_hdd");
