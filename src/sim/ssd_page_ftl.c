@@ -169,24 +169,28 @@ static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
 	return SSD_NONE;
 }
 
-/* move_pages() on plain 32-bit maps: the common case, kept tight. */
+/*
+ * move_pages() on plain 32-bit maps: the common case, kept tight (page
+ * numbers + 1 fit 32 bits here; ppb in a local, as the stores through the
+ * maps could otherwise alias it).
+ */
 static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
 {
-	uint32_t *p2l = (uint32_t *)(void *)pf->p2l.bytes;
+	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
+	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst;
 	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
-	uint32_t n = 0;
+	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1, n = 0;
 
-	for (uint32_t i = 0; i < pf->ppb; i++)
-		if (p2l[first + i])
-			__builtin_prefetch(&l2p[p2l[first + i] - 1], 1);
-	for (uint32_t i = 0; i < pf->ppb; i++) {
-		uint32_t l = p2l[first + i];
+	for (uint32_t i = 0; i < ppb; i++)
+		if (from[i])
+			__builtin_prefetch(&l2p[from[i] - 1], 1);
+	for (uint32_t i = 0; i < ppb; i++) {
+		uint32_t l = from[i];
 
-		if (!l || l2p[l - 1] != first + i + 1)
+		if (!l || l2p[l - 1] != here + i)
 			continue;	/* stale: invariant 2 */
-		p2l[dst + n] = l;
-		l2p[l - 1] = (uint32_t)(dst + n) + 1;
-		n++;
+		to[n] = l;
+		l2p[l - 1] = there + n++;
 	}
 	return n;
 }
@@ -273,21 +277,38 @@ static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
 	return 0;
 }
 
-/* Invariant 7: the round-robin channel if idle at `at`, else the soonest free. */
+/*
+ * The first channel from `from` to `to` (exclusive) whose work ends before
+ * *best_at, updating *best and *best_at; true once *best_at <= at (found an
+ * idle one: stop looking). Branch-free choice: which channel is free sooner
+ * is a coin toss the branch predictor loses.
+ */
+static inline bool soonest_free(const struct ssd_chan *ch, unsigned from, unsigned to,
+				uint64_t at, unsigned *best, uint64_t *best_at)
+{
+	for (unsigned k = from; k < to; k++) {
+		uint64_t f = ch[k].free_at;
+		bool sooner = f < *best_at;
+
+		*best = sooner ? k : *best;
+		*best_at = sooner ? f : *best_at;
+		if (*best_at <= at)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Invariant 7: the round-robin channel if idle at `at`, else the soonest
+ * free, the first in round-robin order among equals (or the first idle one).
+ */
 static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
 {
 	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
+	uint64_t best_at = d->chan[c].free_at;
 
-	if (d->chan[c].free_at > at) {
-		for (unsigned i = 1; i < n; i++) {
-			unsigned k = c + i < n ? c + i : c + i - n;
-
-			if (d->chan[k].free_at < d->chan[best].free_at)
-				best = k;
-			if (d->chan[best].free_at <= at)
-				break;
-		}
-	}
+	if (best_at > at && !soonest_free(d->chan, c + 1, n, at, &best, &best_at))
+		soonest_free(d->chan, 0, c, at, &best, &best_at);
 	d->pf.rr = best + 1 < n ? best + 1 : 0;
 	return best;
 }
