@@ -163,6 +163,15 @@ static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_re
 	return sim_submit_and_reap(be, 1, done, max_done);	/* nothing queued: reaps `next` */
 }
 
+/* The engine's hint of its next IO, passed on to a model that takes hints. */
+static void sim_prefetch(struct backend *be, uint64_t offset, uint32_t length)
+{
+	const struct sim_device *d = ((struct sim_backend *)be)->dev;
+
+	if (d->ops->prefetch)
+		d->ops->prefetch(d, offset, length);
+}
+
 static uint64_t sim_now(struct backend *be)
 {
 	return ((struct sim_backend *)be)->now;
@@ -183,6 +192,7 @@ static const struct backend_ops sim_ops = {
 	.now_ns = sim_now,
 	.close = sim_close,
 	.reap_until = sim_reap_until,
+	.prefetch = sim_prefetch,
 };
 
 int sim_backend_open(struct backend **out, const struct backend_params *p,

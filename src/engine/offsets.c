@@ -29,5 +29,6 @@ int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 	g->next = first;
 	g->random = random;
 	rng_init(&g->rng, seed);
+	g->ahead = offset_gen_draw(g);
 	return 0;
 }

@@ -9,6 +9,9 @@
  *  - sequential: from the first position upwards in steps of `bs`, wrapping
  *    to the first position when the next IO would leave the region, so that
  *    one pass visits each offset once.
+ * The generator runs one offset ahead of its caller (`ahead`), so that the
+ * engine can tell the backend where the next IO will land before it is
+ * queued (backend_prefetch); the sequence is the same either way.
  */
 #ifndef IOMODEL_OFFSETS_H
 #define IOMODEL_OFFSETS_H
@@ -25,7 +28,8 @@ struct offset_gen {
 	uint64_t align;
 	uint64_t last;		/* sequential: highest offset used */
 	uint64_t bs;
-	uint64_t next;		/* sequential: the next offset */
+	uint64_t next;		/* sequential: the offset after `ahead` */
+	uint64_t ahead;		/* what offset_gen_next() returns next */
 	bool random;
 	struct rng rng;
 };
@@ -38,7 +42,8 @@ int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 		    uint64_t region_length, uint64_t bs, uint64_t align,
 		    bool random, uint64_t seed, struct errmsg *err);
 
-static inline uint64_t offset_gen_next(struct offset_gen *g)
+/* The offset after `ahead`: for offset_gen_next() and offset_gen_init() only. */
+static inline uint64_t offset_gen_draw(struct offset_gen *g)
 {
 	uint64_t off;
 
@@ -47,6 +52,20 @@ static inline uint64_t offset_gen_next(struct offset_gen *g)
 	off = g->next;
 	g->next = off + g->bs <= g->last ? off + g->bs : g->first;
 	return off;
+}
+
+static inline uint64_t offset_gen_next(struct offset_gen *g)
+{
+	uint64_t off = g->ahead;
+
+	g->ahead = offset_gen_draw(g);
+	return off;
+}
+
+/* What offset_gen_next() will return, without drawing it. */
+static inline uint64_t offset_gen_peek(const struct offset_gen *g)
+{
+	return g->ahead;
 }
 
 #endif
