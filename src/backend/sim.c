@@ -166,7 +166,7 @@ static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_re
 /* The engine's hint of its next IO, passed on to a model that takes hints. */
 static void sim_prefetch(struct backend *be, uint64_t offset, uint32_t length)
 {
-	const struct sim_device *d = ((struct sim_backend *)be)->dev;
+	struct sim_device *d = ((struct sim_backend *)be)->dev;
 
 	if (d->ops->prefetch)
 		d->ops->prefetch(d, offset, length);

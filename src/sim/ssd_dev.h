@@ -102,6 +102,7 @@ struct ssd_page_ftl {
 	uint64_t chan_div;		/* 2^64 / channels + 1, or 0: one channel */
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
+	uint64_t hinted;		/* logical page of the last prefetch hint */
 };
 
 struct ssd_block_ftl {
@@ -209,6 +210,7 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
+void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off);
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
