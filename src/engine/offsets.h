@@ -10,8 +10,8 @@
  *    to the first position when the next IO would leave the region, so that
  *    one pass visits each offset once.
  * The generator runs OFFSET_AHEAD offsets ahead of its caller (`ahead`), so
- * that the engine can tell the backend where an IO will land two IOs before
- * it is queued (backend_prefetch); the sequence is the same either way.
+ * that the engine can tell the backend where an IO will land a few IOs
+ * before it is queued (backend_prefetch); the sequence is the same either way.
  */
 #ifndef IOMODEL_OFFSETS_H
 #define IOMODEL_OFFSETS_H
@@ -22,7 +22,7 @@
 #include "util/errmsg.h"
 #include "util/rng.h"
 
-#define OFFSET_AHEAD 2
+#define OFFSET_AHEAD 4
 
 struct offset_gen {
 	uint64_t first;		/* lowest offset used */

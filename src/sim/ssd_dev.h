@@ -21,6 +21,7 @@
 #include "util/rng.h"
 
 #define SSD_NONE UINT32_MAX
+#define SSD_HINT_LAG 2		/* prefetch hints between the two stages (ssd_pftl_prefetch) */
 
 /*
  * An array of unsigned entries: the page FTL's two maps. With bits = 32 the
@@ -102,7 +103,8 @@ struct ssd_page_ftl {
 	uint64_t chan_div;		/* 2^64 / channels + 1, or 0: one channel */
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
-	uint64_t hinted;		/* logical page of the last prefetch hint */
+	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
+	unsigned hint_next;		/* the oldest of them */
 };
 
 struct ssd_block_ftl {

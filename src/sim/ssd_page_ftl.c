@@ -13,7 +13,10 @@
  * needs on very large drives (see SSD_PLAIN_MAPS) — and 12 bytes per erase
  * block: about 8 bytes per flash page at most. A host page write touches a
  * fixed handful of entries and allocates nothing; garbage collection costs
- * O(ppb) per erased block, its map lookups prefetched together.
+ * O(ppb) per erased block, its map lookups loaded over the channel's last
+ * writes before (gc_prefetch) and again together when it runs. Loads are
+ * the cost of a large drive's maps, so the FTL hints them early wherever it
+ * can (also ssd_pftl_prefetch); hints never change a result.
  *
  * Invariants:
  *   1. L2P[l] = p + 1  =>  P2L[p] = l + 1. Logical pages with L2P[l] = 0
@@ -183,7 +186,7 @@ static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
  * for 40 % of the time of a used drive). The victim may still change
  * before the collection; the loads are then wasted and nothing else is.
  */
-#define GC_AHEAD 5
+#define GC_AHEAD 9
 
 static void gc_prefetch(const struct ssd_dev *d, unsigned c)
 {
@@ -451,24 +454,27 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 }
 
 /*
- * The prefetch hint of device.h, in two stages one hint apart: the L2P
- * entry of the page at `off` now; for the page of the previous hint, whose
- * entry has had an IO's time to arrive, the block-table entry of the
- * physical page it maps to, which an overwrite updates (page_invalidate).
- * The engine hints two IOs ahead, so both loads have an IO's time to land.
+ * The prefetch hint of device.h, in two stages SSD_HINT_LAG hints apart:
+ * the L2P entry of the page at `off` now; for the page hinted that many
+ * hints before, whose entry has had the time of as many IOs to arrive, the
+ * block-table entry of the physical page it maps to, which an overwrite
+ * updates (page_invalidate). The engine hints OFFSET_AHEAD IOs ahead, so
+ * the second load too has a few IOs' time to land (one IO's was too short
+ * under load: the entry was still on its way).
  */
 void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint64_t lpn = page_of(pf, off, d->g.page);
+	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
-	if (pf->hinted < d->g.user_pages) {
-		uint32_t m = ssd_map_get(&pf->l2p, pf->hinted);
+	if (*old < d->g.user_pages) {
+		uint32_t m = ssd_map_get(&pf->l2p, *old);
 
 		if (m)
 			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
 	}
-	pf->hinted = lpn;
+	*old = lpn;
+	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
 	if (lpn < d->g.user_pages)
 		__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 }
@@ -541,7 +547,8 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->page_shift = ssd_log2(g->page);
 	pf->ppc_div = ssd_div_magic(g->ppb * g->blocks_per_chan);
 	pf->chan_div = ssd_div_magic(g->channels);
-	pf->hinted = UINT64_MAX;
+	for (unsigned i = 0; i < SSD_HINT_LAG; i++)
+		pf->hinted[i] = UINT64_MAX;
 	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
 	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
 		return -ENOMEM;
