@@ -88,6 +88,7 @@ struct ssd_chan {
 	uint32_t free_head;	/* page FTL: free blocks, linked by next */
 	uint32_t nfree;
 	uint32_t minv;		/* page FTL: no full block has fewer valid pages */
+	uint32_t gc_ahead;	/* page FTL: the victim gc_prefetch() foresaw, or SSD_NONE */
 };
 
 struct ssd_page_ftl {

@@ -178,42 +178,71 @@ static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
 }
 
 /*
- * Collection ahead, a hint only: a channel that collects once its open
- * block is full starts loading, over its last GC_AHEAD writes before, what
- * gc_collect() will read — the victim's P2L entries at the first, then a
- * slice of the L2P entries they point to at each next one — so that the
- * collection finds them in cache instead of waiting for memory (it did,
- * for 40 % of the time of a used drive). The victim may still change
- * before the collection; the loads are then wasted and nothing else is.
+ * Start loading the L2P entries of physical pages [p, p + count) that hold
+ * data. Always inlined: a function that only prefetches is pure to GCC,
+ * which then drops every call to it (it did, halving the simulator's speed).
  */
-#define GC_AHEAD 9
-
-static void gc_prefetch(const struct ssd_dev *d, unsigned c)
+static inline __attribute__((always_inline)) void
+prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
 {
-	const struct ssd_page_ftl *pf = &d->pf;
-	uint32_t left = pf->ppb - d->chan[c].wp, v, victim, slice, end;
-	uint64_t first;
+	const uint32_t *p2l = (const uint32_t *)(const void *)pf->p2l.bytes + p;
+	const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
 
-	if (left >= GC_AHEAD || d->chan[c].nfree > 1 ||
-	    (victim = find_victim(d, c, &v)) == SSD_NONE)
-		return;
-	first = (uint64_t)victim * pf->ppb;
-	if (left == GC_AHEAD - 1) {
-		const char *p = ssd_map_addr(&pf->p2l, first);
-		const char *last = ssd_map_addr(&pf->p2l, first + pf->ppb - 1);
-
-		for (; p <= last; p += 64)
-			__builtin_prefetch(p);
+	if (pf->p2l.bits == 32) {	/* plain maps: the common case, kept tight */
+		for (uint32_t i = 0; i < count; i++)
+			if (p2l[i])
+				__builtin_prefetch(&l2p[p2l[i] - 1], 1);
 		return;
 	}
-	slice = GC_AHEAD - 2 - left;		/* 0 .. GC_AHEAD - 2 */
-	end = (uint32_t)((uint64_t)(slice + 1) * pf->ppb / (GC_AHEAD - 1));
-	for (uint32_t i = (uint32_t)((uint64_t)slice * pf->ppb / (GC_AHEAD - 1)); i < end; i++) {
-		uint32_t l = ssd_map_get(&pf->p2l, first + i);
+	for (uint64_t q = p; q < p + count; q++) {
+		uint32_t l = ssd_map_get(&pf->p2l, q);
 
 		if (l)
 			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1);
 	}
+}
+
+/*
+ * Collection ahead, a hint only: a channel that collects once its open
+ * block is full foresees its victim GC_AHEAD writes before (gc_ahead) and
+ * starts loading what gc_collect() will read: the victim's P2L entries at
+ * that write, then a slice of the L2P entries they point to at each next
+ * one (a few at a time: too many loads in flight stall the CPU), so that
+ * the collection finds them in cache instead of waiting for memory (it did,
+ * for 40 % of the time of a used drive). Should another block be the
+ * victim by then, gc_collect() loads its entries itself; nothing else
+ * depends on the forecast.
+ */
+#define GC_AHEAD 9
+
+static void gc_prefetch(struct ssd_dev *d, unsigned c)
+{
+	const struct ssd_page_ftl *pf = &d->pf;
+	struct ssd_chan *ch = &d->chan[c];
+	uint32_t left = pf->ppb - ch->wp, v, slice, from;
+	uint64_t first;
+
+	if (left >= GC_AHEAD || ch->nfree > 1)
+		return;
+	if (left == GC_AHEAD - 1) {
+		ch->gc_ahead = find_victim(d, c, &v);
+		if (ch->gc_ahead != SSD_NONE) {
+			const char *p = ssd_map_addr(&pf->p2l, (uint64_t)ch->gc_ahead * pf->ppb);
+			const char *last = ssd_map_addr(&pf->p2l,
+							(uint64_t)(ch->gc_ahead + 1) * pf->ppb - 1);
+
+			for (; p <= last; p += 64)
+				__builtin_prefetch(p);
+		}
+		return;
+	}
+	if (ch->gc_ahead == SSD_NONE)
+		return;
+	first = (uint64_t)ch->gc_ahead * pf->ppb;
+	slice = GC_AHEAD - 2 - left;		/* 0 .. GC_AHEAD - 2 */
+	from = (uint32_t)((uint64_t)slice * pf->ppb / (GC_AHEAD - 1));
+	prefetch_targets(pf, first + from,
+			 (uint32_t)((uint64_t)(slice + 1) * pf->ppb / (GC_AHEAD - 1)) - from);
 }
 
 /*
@@ -228,9 +257,6 @@ static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst
 	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
 	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1, n = 0;
 
-	for (uint32_t i = 0; i < ppb; i++)
-		if (from[i])
-			__builtin_prefetch(&l2p[from[i] - 1], 1);
 	for (uint32_t i = 0; i < ppb; i++) {
 		uint32_t l = from[i];
 
@@ -242,20 +268,20 @@ static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst
 	return n;
 }
 
-/* Copy the valid pages of `victim` to the start of `to`; how many. */
-static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to)
+/*
+ * Copy the valid pages of `victim` to the start of `to`; how many. Their
+ * L2P entries are loaded together first, unless gc_prefetch() foresaw the
+ * victim and loaded them already.
+ */
+static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to, bool loaded)
 {
 	uint64_t first = (uint64_t)victim * pf->ppb, dst = (uint64_t)to * pf->ppb;
 	uint64_t start = dst;
 
+	if (!loaded)
+		prefetch_targets(pf, first, pf->ppb);
 	if (pf->p2l.bits == 32)
 		return move_plain(pf, first, dst);
-	for (uint64_t p = first; p < first + pf->ppb; p++) {
-		uint32_t l = ssd_map_get(&pf->p2l, p);
-
-		if (l)
-			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1);
-	}
 	for (uint64_t p = first; p < first + pf->ppb; p++) {
 		uint32_t l = ssd_map_get(&pf->p2l, p);
 
@@ -280,8 +306,9 @@ static int gc_collect(struct ssd_dev *d, unsigned c, uint64_t at)
 	list_unlink(pf->blk, victim);
 	to = free_pop(d, c);
 	open_block(d, c, to);
-	if (move_pages(pf, victim, to) != v)
+	if (move_pages(pf, victim, to, victim == d->chan[c].gc_ahead) != v)
 		return -EUCLEAN;	/* broken invariant 3: never seen */
+	d->chan[c].gc_ahead = SSD_NONE;
 	pf->blk[to].valid = (uint16_t)v;
 	d->chan[c].wp = v;
 	ssd_pftl_free_push(d, c, victim);
@@ -562,6 +589,7 @@ int ssd_pftl_init(struct ssd_dev *d)
 	for (uint64_t c = 0; c < g->channels; c++) {
 		d->chan[c].open = SSD_NONE;
 		d->chan[c].free_head = SSD_NONE;
+		d->chan[c].gc_ahead = SSD_NONE;
 		d->chan[c].wp = pf->ppb;
 	}
 	return 0;
