@@ -56,6 +56,13 @@ struct backend_ops {
 	 */
 	int (*reap_until)(struct backend *be, uint64_t deadline_ns,
 			  struct io_request **done, unsigned max_done);
+	/*
+	 * Optional (NULL: none): a request for [offset, offset + length) will be
+	 * queued soon (the engine's next IO); the backend may start loading the
+	 * state it will look up, so that the load overlaps the work before it.
+	 * A hint only: it changes no state and no result.
+	 */
+	void (*prefetch)(struct backend *be, uint64_t offset, uint32_t length);
 };
 
 /* Each implementation embeds this as the first member of its own state. */
@@ -102,6 +109,12 @@ static inline uint64_t backend_now_ns(struct backend *be)
  */
 int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
 		       unsigned max_done);
+
+static inline void backend_prefetch(struct backend *be, uint64_t offset, uint32_t length)
+{
+	if (be->ops->prefetch)
+		be->ops->prefetch(be, offset, length);
+}
 
 static inline void backend_close(struct backend *be)
 {

@@ -23,6 +23,7 @@
 
 struct sim_backend {
 	struct backend base;
+	struct backend_ops ops;		/* sim_ops, without prefetch for a model that takes no hints */
 	struct sim_device *dev;
 	struct sim_store *store;	/* NULL: the drive keeps no data */
 	struct sim_fault_config faults;
@@ -163,6 +164,14 @@ static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_re
 	return sim_submit_and_reap(be, 1, done, max_done);	/* nothing queued: reaps `next` */
 }
 
+/* The engine's hint of an IO to come, passed on to the model. */
+static void sim_prefetch(struct backend *be, uint64_t offset, uint32_t length)
+{
+	struct sim_device *d = ((struct sim_backend *)be)->dev;
+
+	d->ops->prefetch(d, offset, length);
+}
+
 static uint64_t sim_now(struct backend *be)
 {
 	return ((struct sim_backend *)be)->now;
@@ -183,6 +192,7 @@ static const struct backend_ops sim_ops = {
 	.now_ns = sim_now,
 	.close = sim_close,
 	.reap_until = sim_reap_until,
+	.prefetch = sim_prefetch,
 };
 
 int sim_backend_open(struct backend **out, const struct backend_params *p,
@@ -195,7 +205,10 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 	sb = calloc(1, sizeof(*sb) + p->queue_depth * sizeof(sb->slots[0]));
 	if (!sb)
 		return errmsg_set(err, -ENOMEM, "out of memory for the sim backend");
-	sb->base.ops = &sim_ops;
+	sb->ops = sim_ops;
+	if (!dev->ops->prefetch)
+		sb->ops.prefetch = NULL;	/* the engine then skips the call */
+	sb->base.ops = &sb->ops;
 	sb->dev = dev;
 	sb->store = store;
 	sb->faults = *faults;

@@ -29,12 +29,15 @@ struct engine {
 	struct io_request **done;
 	struct verify *verify;	/* NULL without --verify */
 
+	bool mixed;		/* each IO's op drawn from `mix`; else always `op` */
+	enum io_op op;
+	uint64_t issue_limit;	/* IOs a measurement may issue (--ios, --bytes) */
+
 	bool measuring;
 	bool stopping;
 	bool out_of_memory;	/* the timeline could not grow: the run ended early */
 	unsigned inflight;
 	uint64_t issued_ios;
-	uint64_t issued_bytes;
 	uint64_t start_ns;
 	uint64_t last_complete_ns;
 	size_t second;		/* timeline second of [second_start, second_end) */
@@ -88,34 +91,35 @@ void run_result_release(struct run_result *r)
 		timeline_release(&r->op[i].timeline);
 }
 
+/*
+ * --ios and --bytes as one count of IOs to issue: every request is bs bytes,
+ * so `issued bytes < max_bytes` is `issued IOs < ceil(max_bytes / bs)`.
+ */
+static uint64_t issue_limit(const struct job_spec *spec)
+{
+	uint64_t limit = spec->max_ios ? spec->max_ios : UINT64_MAX;
+	uint64_t by_bytes = spec->max_bytes / spec->bs + (spec->max_bytes % spec->bs != 0);
+
+	return spec->max_bytes && by_bytes < limit ? by_bytes : limit;
+}
+
 static bool may_issue(const struct engine *e)
 {
-	const struct job_spec *s = e->spec;
-
-	if (e->stopping)
-		return false;
-	if (!e->measuring)
-		return true;
-	return (!s->max_ios || e->issued_ios < s->max_ios) &&
-	       (!s->max_bytes || e->issued_bytes < s->max_bytes);
+	return !e->stopping && (!e->measuring || e->issued_ios < e->issue_limit);
 }
 
 static int issue(struct engine *e, struct io_request *req, uint64_t now)
 {
-	unsigned pct = e->spec->read_pct;
-
-	if (pct == 100)
-		req->op = IO_READ;
-	else if (pct == 0)
-		req->op = IO_WRITE;
+	if (e->mixed)
+		req->op = rng_below(&e->mix, 100) < e->spec->read_pct ? IO_READ : IO_WRITE;
 	else
-		req->op = rng_below(&e->mix, 100) < pct ? IO_READ : IO_WRITE;
+		req->op = e->op;
 	req->offset = offset_gen_next(&e->offsets);
 	if (e->verify)
 		verify_before_queue(e->verify, req, &e->offsets);
+	backend_prefetch(e->be, offset_gen_peek(&e->offsets), req->length);
 	req->submit_ns = now;
 	e->issued_ios++;
-	e->issued_bytes += req->length;
 	e->inflight++;
 	return backend_queue(e->be, req);
 }
@@ -193,7 +197,6 @@ static void start_phase(struct engine *e, bool measuring, uint64_t now)
 	e->measuring = measuring;
 	e->stopping = false;
 	e->issued_ios = 0;
-	e->issued_bytes = 0;
 	e->start_ns = now;
 	e->last_complete_ns = now;
 	e->second = 0;
@@ -256,6 +259,9 @@ static int verify_pass(struct engine *e)
 	pass.max_bytes = pass.runtime_ns = pass.ramp_ns = 0;
 	run_result_init(scratch);
 	p.spec = &pass;
+	p.mixed = false;
+	p.op = IO_READ;
+	p.issue_limit = issue_limit(&pass);
 	p.r = scratch;
 	ret = offset_gen_init(&p.offsets, pass.offset, pass.length, pass.bs, pass.align, false,
 			      pass.seed, &err);
@@ -298,6 +304,9 @@ static int engine_setup(struct engine *e, const struct job_spec *spec,
 	if (ret)
 		return ret;
 	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
+	e->mixed = spec->read_pct > 0 && spec->read_pct < 100;
+	e->op = spec->read_pct ? IO_READ : IO_WRITE;
+	e->issue_limit = issue_limit(spec);
 	e->reqs = calloc(spec->qd, sizeof(*e->reqs));
 	e->done = calloc(spec->qd, sizeof(*e->done));
 	if (!e->reqs || !e->done)

@@ -29,5 +29,8 @@ int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 	g->next = first;
 	g->random = random;
 	rng_init(&g->rng, seed);
+	for (g->head = 0; g->head < OFFSET_AHEAD; g->head++)
+		g->ahead[g->head] = offset_gen_draw(g);
+	g->head = 0;
 	return 0;
 }

@@ -81,10 +81,11 @@ struct sim_device_ops {
 	/*
 	 * Optional (NULL: none): a request for [offset, offset + length) is
 	 * about to be submitted; the model may start loading the state it will
-	 * look up (a map entry), so that the loads of several requests overlap.
-	 * A hint only: it changes no state and no result.
+	 * look up (a map entry), so that the loads of several requests overlap,
+	 * and keep the hint to load more for it at the next one. A hint only:
+	 * it changes no result.
 	 */
-	void (*prefetch)(const struct sim_device *d, uint64_t offset, uint32_t length);
+	void (*prefetch)(struct sim_device *d, uint64_t offset, uint32_t length);
 };
 
 /* The most members an array reports counters for. */

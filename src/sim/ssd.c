@@ -215,15 +215,14 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
-/* The page FTL: start loading the map entry of the request's first page. */
-static void ssd_prefetch(const struct sim_device *sd, uint64_t offset, uint32_t length)
+/* The page FTL's hint (ssd_pftl_prefetch); the block FTL's map is small. */
+static void ssd_prefetch(struct sim_device *sd, uint64_t offset, uint32_t length)
 {
-	const struct ssd_dev *d = (const struct ssd_dev *)sd;
-	uint64_t lpn = d->pf.page_shift >= 0 ? offset >> d->pf.page_shift : offset / d->g.page;
+	struct ssd_dev *d = (struct ssd_dev *)sd;
 
 	(void)length;
-	if (d->ftl == SSD_FTL_PAGE && lpn < d->g.user_pages)
-		__builtin_prefetch(ssd_map_addr(&d->pf.l2p, lpn));
+	if (d->ftl == SSD_FTL_PAGE)
+		ssd_pftl_prefetch(d, offset);
 }
 
 static const struct sim_device_ops ssd_ops = {

@@ -21,6 +21,7 @@
 #include "util/rng.h"
 
 #define SSD_NONE UINT32_MAX
+#define SSD_HINT_LAG 2		/* prefetch hints between the two stages (ssd_pftl_prefetch) */
 
 /*
  * An array of unsigned entries: the page FTL's two maps. With bits = 32 the
@@ -87,6 +88,7 @@ struct ssd_chan {
 	uint32_t free_head;	/* page FTL: free blocks, linked by next */
 	uint32_t nfree;
 	uint32_t minv;		/* page FTL: no full block has fewer valid pages */
+	uint32_t gc_ahead;	/* page FTL: the victim gc_prefetch() foresaw, or SSD_NONE */
 };
 
 struct ssd_page_ftl {
@@ -102,6 +104,8 @@ struct ssd_page_ftl {
 	uint64_t chan_div;		/* 2^64 / channels + 1, or 0: one channel */
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
+	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
+	unsigned hint_next;		/* the oldest of them */
 };
 
 struct ssd_block_ftl {
@@ -209,6 +213,7 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
+void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off);
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */

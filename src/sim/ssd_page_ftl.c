@@ -13,7 +13,10 @@
  * needs on very large drives (see SSD_PLAIN_MAPS) — and 12 bytes per erase
  * block: about 8 bytes per flash page at most. A host page write touches a
  * fixed handful of entries and allocates nothing; garbage collection costs
- * O(ppb) per erased block, its map lookups prefetched together.
+ * O(ppb) per erased block, its map lookups loaded over the channel's last
+ * writes before (gc_prefetch) and again together when it runs. Loads are
+ * the cost of a large drive's maps, so the FTL hints them early wherever it
+ * can (also ssd_pftl_prefetch); hints never change a result.
  *
  * Invariants:
  *   1. L2P[l] = p + 1  =>  P2L[p] = l + 1. Logical pages with L2P[l] = 0
@@ -153,58 +156,132 @@ static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
 	}
 }
 
-/* Channel c's full block with the fewest valid pages, if any has < ppb. */
-static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
+/* Channel c's full block with the fewest valid pages; its count in *v (ppb: none). */
+static uint32_t find_victim(const struct ssd_dev *d, unsigned c, uint32_t *v)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
-	uint32_t v = d->chan[c].minv, h = head_of(pf, c, v);
+	uint32_t h = head_of(pf, c, d->chan[c].minv);
 
-	for (; v < pf->ppb; v++, h++) {
-		if (pf->blk[h].next != h) {
-			d->chan[c].minv = v;
+	for (*v = d->chan[c].minv; *v < pf->ppb; (*v)++, h++)
+		if (pf->blk[h].next != h)
 			return pf->blk[h].next;
-		}
-	}
-	d->chan[c].minv = v;
 	return SSD_NONE;
 }
 
-/* move_pages() on plain 32-bit maps: the common case, kept tight. */
-static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
+/* Channel c's full block with the fewest valid pages, if any has < ppb. */
+static uint32_t pick_victim(struct ssd_dev *d, unsigned c)
 {
-	uint32_t *p2l = (uint32_t *)(void *)pf->p2l.bytes;
-	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
-	uint32_t n = 0;
+	uint32_t v, victim = find_victim(d, c, &v);
 
-	for (uint32_t i = 0; i < pf->ppb; i++)
-		if (p2l[first + i])
-			__builtin_prefetch(&l2p[p2l[first + i] - 1], 1);
-	for (uint32_t i = 0; i < pf->ppb; i++) {
-		uint32_t l = p2l[first + i];
-
-		if (!l || l2p[l - 1] != first + i + 1)
-			continue;	/* stale: invariant 2 */
-		p2l[dst + n] = l;
-		l2p[l - 1] = (uint32_t)(dst + n) + 1;
-		n++;
-	}
-	return n;
+	d->chan[c].minv = v;
+	return victim;
 }
 
-/* Copy the valid pages of `victim` to the start of `to`; how many. */
-static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to)
+/*
+ * Start loading the L2P entries of physical pages [p, p + count) that hold
+ * data. Always inlined: a function that only prefetches is pure to GCC,
+ * which then drops every call to it (it did, halving the simulator's speed).
+ */
+static inline __attribute__((always_inline)) void
+prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
 {
-	uint64_t first = (uint64_t)victim * pf->ppb, dst = (uint64_t)to * pf->ppb;
-	uint64_t start = dst;
+	const uint32_t *p2l = (const uint32_t *)(const void *)pf->p2l.bytes + p;
+	const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
 
-	if (pf->p2l.bits == 32)
-		return move_plain(pf, first, dst);
-	for (uint64_t p = first; p < first + pf->ppb; p++) {
-		uint32_t l = ssd_map_get(&pf->p2l, p);
+	if (pf->p2l.bits == 32) {	/* plain maps: the common case, kept tight */
+		for (uint32_t i = 0; i < count; i++)
+			if (p2l[i])
+				__builtin_prefetch(&l2p[p2l[i] - 1], 1);
+		return;
+	}
+	for (uint64_t q = p; q < p + count; q++) {
+		uint32_t l = ssd_map_get(&pf->p2l, q);
 
 		if (l)
 			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1);
 	}
+}
+
+/*
+ * Collection ahead, a hint only: a channel that collects once its open
+ * block is full foresees its victim GC_AHEAD writes before (gc_ahead) and
+ * starts loading what gc_collect() will read: the victim's P2L entries at
+ * that write, then a slice of the L2P entries they point to at each next
+ * one (a few at a time: too many loads in flight stall the CPU), so that
+ * the collection finds them in cache instead of waiting for memory (it did,
+ * for 40 % of the time of a used drive). Should another block be the
+ * victim by then, gc_collect() loads its entries itself; nothing else
+ * depends on the forecast.
+ */
+#define GC_AHEAD 9
+
+static void gc_prefetch(struct ssd_dev *d, unsigned c)
+{
+	const struct ssd_page_ftl *pf = &d->pf;
+	struct ssd_chan *ch = &d->chan[c];
+	uint32_t left = pf->ppb - ch->wp, v, slice, from;
+	uint64_t first;
+
+	if (left >= GC_AHEAD || ch->nfree > 1)
+		return;
+	if (left == GC_AHEAD - 1) {
+		ch->gc_ahead = find_victim(d, c, &v);
+		if (ch->gc_ahead != SSD_NONE) {
+			const char *p = ssd_map_addr(&pf->p2l, (uint64_t)ch->gc_ahead * pf->ppb);
+			const char *last = ssd_map_addr(&pf->p2l,
+							(uint64_t)(ch->gc_ahead + 1) * pf->ppb - 1);
+
+			for (; p <= last; p += 64)
+				__builtin_prefetch(p);
+		}
+		return;
+	}
+	if (ch->gc_ahead == SSD_NONE)
+		return;
+	first = (uint64_t)ch->gc_ahead * pf->ppb;
+	slice = GC_AHEAD - 2 - left;		/* 0 .. GC_AHEAD - 2 */
+	from = (uint32_t)((uint64_t)slice * pf->ppb / (GC_AHEAD - 1));
+	prefetch_targets(pf, first + from,
+			 (uint32_t)((uint64_t)(slice + 1) * pf->ppb / (GC_AHEAD - 1)) - from);
+}
+
+/*
+ * move_pages() on plain 32-bit maps: the common case, kept tight (page
+ * numbers + 1 fit 32 bits here; ppb in a local, as the stores through the
+ * maps could otherwise alias it).
+ */
+static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
+{
+	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
+	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst;
+	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
+	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1, n = 0;
+
+	for (uint32_t i = 0; i < ppb; i++) {
+		uint32_t l = from[i];
+
+		if (!l || l2p[l - 1] != here + i)
+			continue;	/* stale: invariant 2 */
+		to[n] = l;
+		l2p[l - 1] = there + n++;
+	}
+	return n;
+}
+
+/*
+ * Copy the valid pages of `victim` to the start of `to`; how many. Their
+ * L2P entries are loaded together first, unless gc_prefetch() foresaw the
+ * victim and loaded them already.
+ */
+static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to, bool loaded)
+{
+	uint64_t first = (uint64_t)victim * pf->ppb, dst = (uint64_t)to * pf->ppb;
+	uint64_t start = dst;
+
+	if (!loaded)
+		prefetch_targets(pf, first, pf->ppb);
+	if (pf->p2l.bits == 32)
+		return move_plain(pf, first, dst);
 	for (uint64_t p = first; p < first + pf->ppb; p++) {
 		uint32_t l = ssd_map_get(&pf->p2l, p);
 
@@ -229,8 +306,9 @@ static int gc_collect(struct ssd_dev *d, unsigned c, uint64_t at)
 	list_unlink(pf->blk, victim);
 	to = free_pop(d, c);
 	open_block(d, c, to);
-	if (move_pages(pf, victim, to) != v)
+	if (move_pages(pf, victim, to, victim == d->chan[c].gc_ahead) != v)
 		return -EUCLEAN;	/* broken invariant 3: never seen */
+	d->chan[c].gc_ahead = SSD_NONE;
 	pf->blk[to].valid = (uint16_t)v;
 	d->chan[c].wp = v;
 	ssd_pftl_free_push(d, c, victim);
@@ -273,21 +351,38 @@ static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
 	return 0;
 }
 
-/* Invariant 7: the round-robin channel if idle at `at`, else the soonest free. */
+/*
+ * The first channel from `from` to `to` (exclusive) whose work ends before
+ * *best_at, updating *best and *best_at; true once *best_at <= at (found an
+ * idle one: stop looking). Branch-free choice: which channel is free sooner
+ * is a coin toss the branch predictor loses.
+ */
+static inline bool soonest_free(const struct ssd_chan *ch, unsigned from, unsigned to,
+				uint64_t at, unsigned *best, uint64_t *best_at)
+{
+	for (unsigned k = from; k < to; k++) {
+		uint64_t f = ch[k].free_at;
+		bool sooner = f < *best_at;
+
+		*best = sooner ? k : *best;
+		*best_at = sooner ? f : *best_at;
+		if (*best_at <= at)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Invariant 7: the round-robin channel if idle at `at`, else the soonest
+ * free, the first in round-robin order among equals (or the first idle one).
+ */
 static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
 {
 	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
+	uint64_t best_at = d->chan[c].free_at;
 
-	if (d->chan[c].free_at > at) {
-		for (unsigned i = 1; i < n; i++) {
-			unsigned k = c + i < n ? c + i : c + i - n;
-
-			if (d->chan[k].free_at < d->chan[best].free_at)
-				best = k;
-			if (d->chan[best].free_at <= at)
-				break;
-		}
-	}
+	if (best_at > at && !soonest_free(d->chan, c + 1, n, at, &best, &best_at))
+		soonest_free(d->chan, 0, c, at, &best, &best_at);
 	d->pf.rr = best + 1 < n ? best + 1 : 0;
 	return best;
 }
@@ -343,6 +438,7 @@ static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial
 	pf->valid++;
 	*end = ssd_max(*end, ssd_chan_run(d, c, ready, d->t.prog));
 	d->cnt.media_write_bytes += d->g.page;
+	gc_prefetch(d, c);
 	return 0;
 }
 
@@ -382,6 +478,32 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 	}
 	d->cnt.media_read_bytes += (last - first + 1) * page;
 	return end;
+}
+
+/*
+ * The prefetch hint of device.h, in two stages SSD_HINT_LAG hints apart:
+ * the L2P entry of the page at `off` now; for the page hinted that many
+ * hints before, whose entry has had the time of as many IOs to arrive, the
+ * block-table entry of the physical page it maps to, which an overwrite
+ * updates (page_invalidate). The engine hints OFFSET_AHEAD IOs ahead, so
+ * the second load too has a few IOs' time to land (one IO's was too short
+ * under load: the entry was still on its way).
+ */
+void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
+
+	if (*old < d->g.user_pages) {
+		uint32_t m = ssd_map_get(&pf->l2p, *old);
+
+		if (m)
+			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+	}
+	*old = lpn;
+	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
+	if (lpn < d->g.user_pages)
+		__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 }
 
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
@@ -452,6 +574,8 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->page_shift = ssd_log2(g->page);
 	pf->ppc_div = ssd_div_magic(g->ppb * g->blocks_per_chan);
 	pf->chan_div = ssd_div_magic(g->channels);
+	for (unsigned i = 0; i < SSD_HINT_LAG; i++)
+		pf->hinted[i] = UINT64_MAX;
 	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
 	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
 		return -ENOMEM;
@@ -465,6 +589,7 @@ int ssd_pftl_init(struct ssd_dev *d)
 	for (uint64_t c = 0; c < g->channels; c++) {
 		d->chan[c].open = SSD_NONE;
 		d->chan[c].free_head = SSD_NONE;
+		d->chan[c].gc_ahead = SSD_NONE;
 		d->chan[c].wp = pf->ppb;
 	}
 	return 0;

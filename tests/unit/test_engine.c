@@ -69,7 +69,7 @@ static void fake_close(struct backend *be)
 }
 
 static const struct backend_ops fake_ops = {
-	"fake", fake_queue, fake_reap, fake_now, fake_close, NULL,
+	"fake", fake_queue, fake_reap, fake_now, fake_close, NULL, NULL,
 };
 
 struct fixture {
