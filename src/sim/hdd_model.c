@@ -202,6 +202,10 @@ static int layout_check(const struct hdd_config *c, struct errmsg *err)
 					      &c->zone_slips };
 	double slips = 0;
 
+	for (unsigned i = 0; !c->zone_track_skew.n && i < sizeof(per_zone) / sizeof(per_zone[0]); i++)
+		if (per_zone[i]->n || c->slip_tracks.n)
+			return errmsg_set(err, -EINVAL, "zone layout lists given without "
+					  "zone_track_skew, which turns the layout on");
 	if (!c->zone_track_skew.n)
 		return 0;
 	if (c->zone_track_skew.n != c->zone_cyls.n)

@@ -352,6 +352,7 @@ static void layout_slips(struct check_state *st)
 	refuse(st, "capacity=1417216,zones=2,zone_cyls=20:20,zone_sectors=40:32,"
 	       "zone_track_skew=4:3,zone_slips=1:0,seek_avg_ms=5", "zone_slips counts 1 slips");
 	refuse(st, "zone_track_skew=4:3", "the layout needs both");
+	refuse(st, "zone_spare_tracks=1", "without zone_track_skew");
 }
 
 int main(void)
