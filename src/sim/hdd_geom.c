@@ -301,7 +301,9 @@ static void build_seek_table(struct hdd_geom *g, const struct hdd_config *c)
 	/* the curve's short seeks as the buckets give them (so a curve's drive is unchanged) */
 	for (uint32_t d = 0; d < HDD_NEAR_SEEKS; d++) {
 		uint64_t pos = (uint64_t)d * g->seek_mul;
-		const uint32_t *e = &g->seek_tab[pos >> 32];
+		/* a drive of fewer cylinders: its full stroke (the table's last edge) */
+		const uint32_t *e = &g->seek_tab[pos >> 32 < HDD_SEEK_BUCKETS ? pos >> 32
+									: HDD_SEEK_BUCKETS];
 
 		g->near_seek[d] = !d ? 0
 			: c->seek_knee_cyl ? ms_to_ns32(hdd_seek_equation_ms(c, d))

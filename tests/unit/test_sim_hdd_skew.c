@@ -282,13 +282,13 @@ static void refuse_many(struct check_state *st)
 }
 
 /*
- * DiskSim's layout on a small drive: two zones of 20 cylinders, 2 surfaces,
+ * DiskSim's layout on a small drive: two zones of 40 cylinders, 2 surfaces,
  * 40 and 32 sectors a track. Zone 0 leaves its first track empty, slips its
  * track 3 and keeps 2 spare tracks at its end (one taken by the slip); zone 1
- * starts at track 40, its first sector 5 sectors round.
+ * starts at track 80, its first sector 5 sectors round.
  */
 static const char *const LAYOUT =
-	"capacity=1396736,zones=2,zone_cyls=20:20,zone_sectors=40:32,zone_track_skew=4:3,"
+	"capacity=2871296,zones=2,zone_cyls=40:40,zone_sectors=40:32,zone_track_skew=4:3,"
 	"zone_cyl_skew=10:8,zone_first_sector=0:5,zone_front_sectors=40:0,"
 	"zone_spare_tracks=2:1,zone_slips=1:0,slip_tracks=3,seek_avg_ms=5";
 
@@ -309,7 +309,7 @@ static void layout_angles(struct check_state *st)
 	a1 = angle_sectors(&g, 1, 40);
 	a40 = angle_sectors(&g, 40, 40);	/* track 2 = cylinder 1: + a cylinder switch */
 	a80 = angle_sectors(&g, 80, 40);	/* track 4 (3 slipped): 2 track, 2 cylinder switches */
-	z1 = angle_sectors(&g, 1480, 32);	/* zone 1's first sector */
+	z1 = angle_sectors(&g, 3080, 32);	/* zone 1's first sector */
 	CHECK(st, g.layout && fabs(a0 - 4) < 1e-3 && fabs(a1 - 5) < 1e-3,
 	      "first LBN at %.3f sectors, the next at %.3f: want 4 and 5 (a track skew)", a0, a1);
 	CHECK(st, fabs(a40 - 14) < 1e-3, "LBN 40 at %.3f sectors, want 4 + 10", a40);
@@ -332,11 +332,11 @@ static void layout_slips(struct check_state *st)
 	      (unsigned long long)(hdd_u_of(&g, 0) >> 32),
 	      (unsigned long long)(hdd_u_of(&g, 79 * 512) >> 32),
 	      (unsigned long long)(hdd_u_of(&g, 80 * 512) >> 32));
-	CHECK(st, hdd_u_of(&g, 1480 * 512) == 40ULL << 32 &&
-			  hdd_u_of(&g, 1479 * 512) >> 32 == 38,
-	      "zone 1's first LBN at track %.4f (want 40), zone 0's last on %llu (38)",
-	      hdd_u_of(&g, 1480 * 512) / 4294967296.0,
-	      (unsigned long long)(hdd_u_of(&g, 1479 * 512) >> 32));
+	CHECK(st, hdd_u_of(&g, 3080 * 512) == 80ULL << 32 &&
+			  hdd_u_of(&g, 3079 * 512) >> 32 == 78,
+	      "zone 1's first LBN at track %.4f (want 80), zone 0's last on %llu (78)",
+	      hdd_u_of(&g, 3080 * 512) / 4294967296.0,
+	      (unsigned long long)(hdd_u_of(&g, 3079 * 512) >> 32));
 	CHECK(st, hdd_s_of(&g, 3ULL << 32) == 80 * 512, "the slipped track reads as LBN %llu, "
 	      "want 80 (the next)", (unsigned long long)(hdd_s_of(&g, 3ULL << 32) / 512));
 	/* half of track 2, the wait to track 4's first sector (28 − 14 sectors), half of it */
@@ -347,9 +347,9 @@ static void layout_slips(struct check_state *st)
 	      "across the slipped track %.6f rev, want %.6f", r, 0.5 + 14.0 / 40 + 0.5);
 	CHECK(st, hdd_u_after(&g, u60, hdd_xfer_u(&g, u60, u100)) == u100,
 	      "u_after undoes xfer_u across the slipped track");
-	refuse(st, "capacity=1396736,zones=2,zone_cyls=20:20,zone_sectors=40:32,"
-	       "zone_track_skew=4:3,zone_front_sectors=40:0,seek_avg_ms=5", "layout holds 2840 blocks");
-	refuse(st, "capacity=1417216,zones=2,zone_cyls=20:20,zone_sectors=40:32,"
+	refuse(st, "capacity=2871296,zones=2,zone_cyls=40:40,zone_sectors=40:32,"
+	       "zone_track_skew=4:3,zone_front_sectors=40:0,seek_avg_ms=5", "layout holds 5720 blocks");
+	refuse(st, "capacity=2928640,zones=2,zone_cyls=40:40,zone_sectors=40:32,"
 	       "zone_track_skew=4:3,zone_slips=1:0,seek_avg_ms=5", "zone_slips counts 1 slips");
 	refuse(st, "zone_track_skew=4:3", "the layout needs both");
 	refuse(st, "zone_spare_tracks=1", "without zone_track_skew");
