@@ -21,6 +21,18 @@
  * the u coordinate stays one revolution per track, the skew only shifts the
  * angle each track's sectors pass under the head (hdd_angle_of).
  *
+ * DiskSim's layout (zone_track_skew given, with a zone table). The zones
+ * become extents: runs of LBNs on consecutive tracks that hold exactly their
+ * zone's sectors, placed by DiskSim's rules for track sparing — a zone's
+ * empty front, its slipped tracks (the tracks after a slip move on by one)
+ * and its spare tracks at the end hold no data, so track coordinate has gaps
+ * between extents. Each zone's skews and first-sector angle are in its own
+ * sectors; hdd_skew_of takes the gaps' whole revolutions off (modulo 2^64)
+ * and adds the wait for the next data track's first sector (a turn more
+ * where the seek or head switch takes longer), so hdd_xfer_u and
+ * hdd_u_after time a transfer across a gap as the head switch, not a turn
+ * per skipped track.
+ *
  * All of this runs once per device; the per-IO functions are the inline ones
  * in hdd.h: a table lookup, a multiply and a shift each.
  */
