@@ -10,12 +10,16 @@
 # head switch, track and cylinder skew, DiskSim's seek equation and first ten seeks, rpm,
 # bus rates, read water mark and cache; DiskSim's controller overheads, write disconnects
 # and water marks mapped onto the model's), and the same with the overrides a coordinate search found
-# (for the HP overheads, water marks, settling, the write's least seek, the cylinder
-# skew, the head switch, the one-cylinder seek and the equation's short-seek constant; for
-# the Cheetah window read-ahead, the jump time of a read hit and the head switch: a fit,
-# said as such). For each row a second line gives the demerit's spread
-# over six neighbouring layouts (track skew moved by up to 0.05 ms): the model's sectors
-# are not where the real drive's are, so part of the figure is the layout's luck.
+# (for the HP overheads, water marks, settling, the write's least seek, the head switch
+# and the one-cylinder seek; for the Cheetah window read-ahead, the jump time of a read
+# hit and the head switch: a fit, said as such). The HP's INI gives DiskSim's layout
+# (per-zone skews and first sectors in sectors, track sparing, slipped tracks), so its
+# sectors lie where DiskSim's do; its rows state the demerit's sensitivity as the spread
+# over six spin phases at time 0 (--seed 1-6) and with every zone's track or cylinder
+# skew one sector less or more (the published values are whole sectors). The Cheetah's
+# INI has no layout (its sparing scheme, spare sectors per zone, is not modelled): its
+# rows give the spread over six neighbouring layouts (track skew moved by up to 0.05 ms),
+# part of its figure being the layout's luck.
 #
 # Needs build/iomodel and a copy of the DiskSim 4.0 sources, which are not part of this
 # repository (never commit them): e.g.
@@ -50,7 +54,22 @@ spread() {
 		END {printf "             (track skew +-0.05 ms: demerit mean %.3f, %.3f to %.3f)\n", s / NR, lo, hi}'
 }
 
-# row DRIVE INI TRACE DISKSIM_FIGURE LABEL [OVERRIDES [SKEW]]
+# sensitivity SPEC TRACE: a layout's demerit over six spin phases, and with its skews
+# one sector off (the HP's zone skews, less and more)
+sensitivity() {
+	local spec=$1 trace=$2 sd o
+	for sd in 1 2 3 4 5 6; do
+		"$iomodel" replay --target "sim:$spec" --format validate --seed "$sd" --json "$trace" |
+			python3 -c 'import json, sys; print(json.load(sys.stdin)["demerit_ms"])'
+	done | awk '{s += $1; if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1}
+		END {printf "             (spin phase, seeds 1-6: demerit mean %.3f, %.3f to %.3f)\n", s / NR, lo, hi}'
+	for o in zone_track_skew=13:12:12:11:11:10:9:8 zone_track_skew=15:14:14:13:13:12:11:10 \
+		zone_cyl_skew=31:29:28:27:26:23:21:18 zone_cyl_skew=33:31:30:29:28:25:23:20; do
+		demerit "$spec,$o" "$trace"
+	done | awk '{v[NR] = $1} END {printf "             (skews one sector off: track -1 %.3f, +1 %.3f; cylinder -1 %.3f, +1 %.3f)\n", v[1], v[2], v[3], v[4]}'
+}
+
+# row DRIVE INI TRACE DISKSIM_FIGURE LABEL [OVERRIDES [SKEW|layout]]
 row() {
 	local drive=$1 ini=$2 trace=$3 goal=$4 label=$5 over=${6:-} skew=${7:-}
 	local json
@@ -67,14 +86,18 @@ PY
 	local m
 	m=$(awk '{s += $5} END {printf "%.3f", s / NR / 1000}' "$valid/$trace")
 	echo "             (measured mean service $m ms)"
-	[ -z "$skew" ] || spread "$here/disksim/$ini$over" "$valid/$trace" "$skew"
+	if [ "$skew" = layout ]; then
+		sensitivity "$here/disksim/$ini$over" "$valid/$trace"
+	elif [ -n "$skew" ]; then
+		spread "$here/disksim/$ini$over" "$valid/$trace" "$skew"
+	fi
 }
 
 printf "%-12s %-11s %6s %9s %9s %12s %9s\n" drive parameters IOs mean_ms p99_ms demerit_ms disksim
-row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 published "" 1.65
+row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 published "" layout
 row hp_c2247a hp_c2247a.ini hp_c2247a.trace 0.090 fitted \
-	",cmd_overhead_ms=0.76,read_hit_overhead_ms=0.277,read_watermark=0.759,write_overhead_ms=0.042,write_done_ms=0.032,write_seek_min_ms=1.62,write_settle_ms=0.514,cylinder_skew_ms=3.52,head_switch_ms=3.62,seek_first_ms=3.18:3.68:3.81:3.98:4.27:4.65:4.52:4.65:4.82:4.99,seek_eq_a_ms=3.76" \
-	1.65
+	",cmd_overhead_ms=0.836,read_hit_overhead_ms=0.2146,read_watermark=0.74,write_overhead_ms=0.097,write_done_ms=0.057,write_seek_min_ms=1.215,write_settle_ms=0.5526,head_switch_ms=3.7105,seek_first_ms=3.339:3.68:3.81:3.98:4.27:4.65:4.52:4.65:4.82:4.99,seek_eq_a_ms=3.76" \
+	layout
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 published "" 2.63
 row cheetah9lp cheetah9lp.ini cheetah9LP.trace 0.107 fitted \
 	",read_ahead=window,read_hit_jump_ms=0.184,head_switch_ms=1.5" 2.63

@@ -44,6 +44,11 @@ struct hdd_config {
 	double head_switch_ms;
 	double track_skew_ms;		/* a transfer crossing to the next track of a cylinder */
 	double cylinder_skew_ms;	/* … to the next cylinder */
+	/* DiskSim's layout (zone_track_skew given; hdd_geom.c): per zone, in sectors */
+	struct sim_list zone_track_skew, zone_cyl_skew, zone_first_sector, zone_front_sectors;
+	struct sim_list zone_spare_tracks;	/* spare tracks at each zone's end */
+	struct sim_list zone_slips;		/* slipped tracks in each zone … */
+	struct sim_list slip_tracks;		/* … their numbers in their zone, zone by zone */
 	uint64_t seek_knee_cyl;		/* 0: the fitted curve; else DiskSim's HPL equation */
 	double seek_eq_a_ms, seek_eq_sqrt_ms, seek_eq_c_ms, seek_eq_lin_ms;
 	struct sim_list seek_first_ms;	/* seeks of 1, 2, … cylinders, in place of the curve */
@@ -109,9 +114,18 @@ struct hdd_seek_curve {
 	double knee;			/* x where the curve turns linear */
 };
 
+/*
+ * A zone, or with DiskSim's layout an extent: a run of sectors on consecutive
+ * tracks. Extents may leave gaps of track coordinate between them (slipped
+ * and spare tracks): u1 ends the extent's data, the next u0 may lie beyond.
+ */
 struct hdd_zone {
 	uint64_t s0;			/* first byte */
 	uint64_t u0;			/* track coordinate of s0 */
+	uint64_t u1;			/* end of its data (the next u0 without layout) */
+	uint64_t skew_base;		/* layout: hdd_skew_of(t) = skew_base + f(t - trk0) */
+	uint64_t tskew, cskew;		/* layout: the zone's skews, revolutions (32.32) */
+	uint32_t trk0;			/* layout: the zone's first track (starts a cylinder) */
 	uint64_t u_per_byte;		/* 2^64 / bytes per track */
 	uint64_t bytes_per_u;		/* bytes per track · 2^32 */
 	double track_bytes;
@@ -133,6 +147,7 @@ struct hdd_geom {
 	uint16_t zone_ulut[HDD_ZONE_LUT];
 	/* skews in revolutions (32.32): track t's first sector lies hdd_skew_of(t) after track 0's */
 	bool skewed;
+	bool layout;			/* DiskSim's layout: per-extent skews, gaps in u */
 	uint64_t track_skew, cyl_skew;
 	uint64_t skew_slack;		/* a sector (of the inner zone) less a byte, in u */
 	struct hdd_seek_curve curve;
@@ -158,6 +173,8 @@ double hdd_seek_equation_ms(const struct hdd_config *c, double d);
 int hdd_seek_fit(const struct hdd_config *c, struct hdd_seek_curve *out, struct errmsg *err);
 /* The curve at distance fraction x, in ms. */
 double hdd_seek_curve_ms(const struct hdd_seek_curve *sc, double x);
+/* Blocks of 512 bytes DiskSim's layout of `c` holds (zone table, fronts, spares). */
+uint64_t hdd_layout_blocks(const struct hdd_config *c);
 /* Build the tables of a checked configuration. */
 int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err);
 
@@ -183,6 +200,16 @@ static inline uint64_t hdd_u_of(const struct hdd_geom *g, uint64_t s)
 	return z->u0 + (uint64_t)(((unsigned __int128)(s - z->s0) * z->u_per_byte) >> 32);
 }
 
+/* The zone (extent) at track coordinate u < tracks << 32: the last whose u0 <= u. */
+static inline unsigned hdd_zone_at(const struct hdd_geom *g, uint64_t u)
+{
+	unsigned z = g->zone_ulut[(uint64_t)(((unsigned __int128)u * g->ulut_mul) >> 64)];
+
+	while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
+		z++;
+	return z;
+}
+
 /* Byte offset (sector aligned, rounded down) at track coordinate u. */
 static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 {
@@ -191,9 +218,9 @@ static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 
 	if (u >= (uint64_t)g->tracks << 32)
 		return g->capacity;
-	z = g->zone_ulut[(uint64_t)(((unsigned __int128)u * g->ulut_mul) >> 64)];
-	while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
-		z++;
+	z = hdd_zone_at(g, u);
+	if (g->layout && u >= g->zone[z].u1)	/* in a gap: the next extent's first byte */
+		return z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
 	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
 	s = g->zone[z].s0 + 1 +
 	    (uint64_t)(((unsigned __int128)(u - g->zone[z].u0) * g->zone[z].bytes_per_u) >> 64);
@@ -215,11 +242,20 @@ static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
 /*
  * Skew accumulated from track 0 to track trk, in revolutions (32.32): each
  * crossing to the next track costs track_skew, to the next cylinder (every
- * `surfaces` tracks) cyl_skew. 0 without skew.
+ * `surfaces` tracks) cyl_skew. 0 without skew. With DiskSim's layout the
+ * zone's skews, and the gaps' whole revolutions taken off (modulo 2^64): the
+ * low 32 bits are still the angle of the track's first sector, and
+ * hdd_xfer_u's difference the time from one track's data to the next's.
  */
+uint64_t hdd_layout_skew_of(const struct hdd_geom *g, uint32_t trk);
+uint64_t hdd_layout_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end);
+
 static inline uint64_t hdd_skew_of(const struct hdd_geom *g, uint32_t trk)
 {
 	uint64_t cyls = trk / g->surfaces;
+
+	if (g->layout)
+		return hdd_layout_skew_of(g, trk);
 
 	return (uint64_t)(trk - cyls) * g->track_skew + cyls * g->cyl_skew;
 }
@@ -250,6 +286,8 @@ static inline uint64_t hdd_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t
 
 	if (!g->skewed || u_end <= u)
 		return u_end - u;
+	if (g->layout)
+		return hdd_layout_xfer_u(g, u, u_end);
 	first = hdd_skew_track(g, u);
 	last = (uint32_t)((u_end - 1) >> 32);
 	return u_end - u + (last > first ? hdd_skew_of(g, last) - hdd_skew_of(g, first) : 0);

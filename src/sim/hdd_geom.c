@@ -21,6 +21,18 @@
  * the u coordinate stays one revolution per track, the skew only shifts the
  * angle each track's sectors pass under the head (hdd_angle_of).
  *
+ * DiskSim's layout (zone_track_skew given, with a zone table). The zones
+ * become extents: runs of LBNs on consecutive tracks that hold exactly their
+ * zone's sectors, placed by DiskSim's rules for track sparing — a zone's
+ * empty front, its slipped tracks (the tracks after a slip move on by one)
+ * and its spare tracks at the end hold no data, so track coordinate has gaps
+ * between extents. Each zone's skews and first-sector angle are in its own
+ * sectors; hdd_skew_of takes the gaps' whole revolutions off (modulo 2^64)
+ * and adds the wait for the next data track's first sector (a turn more
+ * where the seek or head switch takes longer), so hdd_xfer_u and
+ * hdd_u_after time a transfer across a gap as the head switch, not a turn
+ * per skipped track.
+ *
  * All of this runs once per device; the per-IO functions are the inline ones
  * in hdd.h: a table lookup, a multiply and a shift each.
  */
@@ -125,6 +137,7 @@ static int build_zones(struct hdd_geom *g, const struct hdd_config *c, struct er
 					  (unsigned long long)c->capacity, g->nzones);
 		zn->s0 = s;
 		zn->u0 = u << 32;
+		zn->u1 = (u + t) << 32;
 		zn->track_bytes = (double)bytes / (double)t;
 		zn->u_per_byte = (uint64_t)(TWO64 / zn->track_bytes);
 		zn->bytes_per_u = (uint64_t)(zn->track_bytes * TWO32);
@@ -300,7 +313,9 @@ static void build_seek_table(struct hdd_geom *g, const struct hdd_config *c)
 	/* the curve's short seeks as the buckets give them (so a curve's drive is unchanged) */
 	for (uint32_t d = 0; d < HDD_NEAR_SEEKS; d++) {
 		uint64_t pos = (uint64_t)d * g->seek_mul;
-		const uint32_t *e = &g->seek_tab[pos >> 32];
+		/* a drive of fewer cylinders: its full stroke (the table's last edge) */
+		const uint32_t *e = &g->seek_tab[pos >> 32 < HDD_SEEK_BUCKETS ? pos >> 32
+									: HDD_SEEK_BUCKETS];
 
 		g->near_seek[d] = !d ? 0
 			: c->seek_knee_cyl ? ms_to_ns32(hdd_seek_equation_ms(c, d))
@@ -347,6 +362,220 @@ static void build_within_table(struct hdd_geom *g)
 					    : UINT32_MAX;
 }
 
+/* --- DiskSim's layout (zone_track_skew given) --- */
+
+/* Skew within a zone from its first track to the one rel tracks on (f in hdd.h). */
+static uint64_t zone_skew_f(const struct hdd_geom *g, const struct hdd_zone *zn, uint32_t rel)
+{
+	uint64_t cyls = rel / g->surfaces;
+
+	return (uint64_t)(rel - cyls) * zn->tskew + cyls * zn->cskew;
+}
+
+uint64_t hdd_layout_skew_of(const struct hdd_geom *g, uint32_t trk)
+{
+	const struct hdd_zone *zn;
+
+	if (trk >= g->tracks)
+		trk = g->tracks - 1;
+	/* the track's last angle: an extent that starts within the track has its skew */
+	zn = &g->zone[hdd_zone_at(g, (uint64_t)trk << 32 | UINT32_MAX)];
+	return zn->skew_base + zone_skew_f(g, zn, trk - zn->trk0);
+}
+
+uint64_t hdd_layout_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end)
+{
+	const struct hdd_zone *zn = &g->zone[hdd_zone_at(g, u_end - 1)];
+	uint32_t first, last;
+
+	if (u_end - 1 >= zn->u1)	/* ends at an extent's end, before a gap */
+		u_end = zn->u1;
+	if (u_end <= u)
+		return 0;
+	first = hdd_skew_track(g, u);
+	last = (uint32_t)((u_end - 1) >> 32);
+	return u_end - u + (last > first ? hdd_skew_of(g, last) - hdd_skew_of(g, first) : 0);
+}
+
+/* The next track after trk that holds data: trk + 1 unless a gap follows. */
+static uint32_t next_data_track(const struct hdd_geom *g, uint32_t trk)
+{
+	uint64_t u = (uint64_t)(trk + 1) << 32;
+	unsigned z;
+
+	if (!g->layout || trk + 1 >= g->tracks)
+		return trk + 1;
+	z = hdd_zone_at(g, u);
+	if (u < g->zone[z].u1 || z + 1 >= g->nzones || g->zone[z + 1].u0 >> 32 <= trk + 1)
+		return trk + 1;
+	return (uint32_t)(g->zone[z + 1].u0 >> 32);
+}
+
+/* The physical track (in its zone) of logical track q: DiskSim's track slipping. */
+static uint32_t slipped_track(const double *slip, unsigned nslips, uint32_t q)
+{
+	for (unsigned i = 0; i < nslips; i++)
+		if (slip[i] <= q)
+			q++;
+	return q;
+}
+
+/* One zone's layout while it is built: where its data lie, their sectors. */
+struct layout_zone {
+	uint32_t trk0, ntracks, spt;
+	uint64_t front, sectors;	/* empty sectors at its front, data sectors */
+	uint64_t tskew, cskew, first;	/* revolutions (32.32) */
+	const double *slip;
+	unsigned nslips;
+};
+
+static double list_or_0(const struct sim_list *l, unsigned z)
+{
+	return z < l->n ? l->v[z] : 0;
+}
+
+static uint64_t sectors_u(double sectors, uint32_t spt)
+{
+	return (uint64_t)llround(sectors * TWO32 / spt);
+}
+
+/* Zone z of the table, and the slips it takes (*slips on to the next zone's). */
+static struct layout_zone layout_zone(const struct hdd_config *c, unsigned z, uint32_t trk0,
+				      unsigned *slips)
+{
+	struct layout_zone lz = { .trk0 = trk0, .spt = (uint32_t)c->zone_sectors.v[z] };
+
+	lz.ntracks = (uint32_t)c->zone_cyls.v[z] * (uint32_t)c->surfaces;
+	lz.front = (uint64_t)list_or_0(&c->zone_front_sectors, z);
+	lz.tskew = sectors_u(list_or_0(&c->zone_track_skew, z), lz.spt);
+	lz.cskew = sectors_u(list_or_0(&c->zone_cyl_skew, z), lz.spt);
+	lz.first = sectors_u(list_or_0(&c->zone_first_sector, z), lz.spt);
+	lz.nslips = (unsigned)list_or_0(&c->zone_slips, z);
+	lz.slip = &c->slip_tracks.v[*slips];
+	*slips += lz.nslips;
+	lz.sectors = (uint64_t)lz.ntracks * lz.spt - lz.front -
+		     (uint64_t)list_or_0(&c->zone_spare_tracks, z) * lz.spt;
+	return lz;
+}
+
+/* Blocks the layout holds: DiskSim's block count, which capacity must match. */
+uint64_t hdd_layout_blocks(const struct hdd_config *c)
+{
+	uint64_t blocks = 0;
+	unsigned slips = 0;
+
+	for (unsigned z = 0; z < c->zone_cyls.n; z++) {
+		struct layout_zone lz = layout_zone(c, z, 0, &slips);
+
+		blocks += lz.sectors;
+	}
+	return blocks;
+}
+
+/*
+ * The wait (revolutions, 32.32) from the end of track `last`'s data to the
+ * data at u0 on track `next`: to the angle, a turn more while the seek or
+ * head switch takes longer.
+ */
+static uint64_t gap_wait(const struct hdd_geom *g, const struct hdd_config *c, uint32_t last,
+			 uint32_t angle_end, uint32_t next, uint32_t angle_next)
+{
+	uint32_t d = hdd_cyl_of(g, next) - hdd_cyl_of(g, last);
+	double need = d ? hdd_seek_ns(g, d) : next != last ? c->head_switch_ms * 1e6 : 0;
+	uint64_t w = (uint32_t)(angle_next - angle_end);
+
+	while ((double)hdd_rev_ns(g, w) < need)
+		w += 1ULL << 32;
+	return w;
+}
+
+/* Append an extent of `sectors` from logical sector l of zone lz (its tracks consecutive). */
+static int add_extent(struct hdd_geom *g, const struct hdd_config *c, const struct layout_zone *lz,
+		      uint64_t l, uint64_t sectors, uint64_t *s, struct errmsg *err)
+{
+	struct hdd_zone *zn = &g->zone[g->nzones], *prev = g->nzones ? zn - 1 : NULL;
+	uint32_t p = slipped_track(lz->slip, lz->nslips, (uint32_t)(l / lz->spt));
+	uint32_t trk = lz->trk0 + p, sec = (uint32_t)(l % lz->spt);
+	uint32_t angle = (uint32_t)(lz->first + zone_skew_f(g, &(struct hdd_zone){
+		.tskew = lz->tskew, .cskew = lz->cskew }, p));
+	uint64_t from = (uint64_t)trk << 32, skew;
+
+	if (g->nzones >= HDD_MAX_ZONES || p + (sec + sectors - 1) / lz->spt >= lz->ntracks)
+		return errmsg_set(err, -EINVAL, "zone layout: more than %d extents, or a zone's "
+				  "data, slips and spares exceed its tracks", HDD_MAX_ZONES);
+	zn->s0 = *s;
+	zn->u0 = from + sectors_u(sec, lz->spt);
+	zn->u1 = from + sectors_u((double)(sec + sectors), lz->spt);
+	zn->track_bytes = lz->spt * 512.0;
+	zn->u_per_byte = (uint64_t)(TWO64 / zn->track_bytes);
+	zn->bytes_per_u = (uint64_t)(zn->track_bytes * TWO32);
+	zn->tskew = lz->tskew;
+	zn->cskew = lz->cskew;
+	zn->trk0 = lz->trk0;
+	skew = angle;
+	if (prev) {
+		uint32_t last = (uint32_t)((prev->u1 - 1) >> 32);
+		uint64_t s_last = prev->skew_base + zone_skew_f(g, prev, last - prev->trk0);
+		uint32_t end = (uint32_t)(s_last + prev->u1), at = angle + (uint32_t)(zn->u0 - from);
+
+		/* the u from prev's end to this start is the wait, not a turn per track */
+		skew = s_last + gap_wait(g, c, last, end, trk, at) - (zn->u0 - from) -
+		       (from - prev->u1);
+	}
+	zn->skew_base = skew - zone_skew_f(g, zn, p);
+	*s += sectors * 512;
+	g->nzones++;
+	return 0;
+}
+
+/* Zone lz's extents: runs of logical tracks whose physical tracks follow each other. */
+static int layout_extents(struct hdd_geom *g, const struct hdd_config *c,
+			  const struct layout_zone *lz, uint64_t *s, struct errmsg *err)
+{
+	uint64_t l = lz->front, end = lz->front + lz->sectors;
+
+	while (l < end) {
+		uint32_t q = (uint32_t)(l / lz->spt), p = slipped_track(lz->slip, lz->nslips, q);
+		uint32_t run = 1;
+		uint64_t n;
+		int ret;
+
+		while ((uint64_t)(q + run) * lz->spt < end &&
+		       slipped_track(lz->slip, lz->nslips, q + run) == p + run)
+			run++;
+		n = (uint64_t)(q + run) * lz->spt;
+		n = (n < end ? n : end) - l;
+		ret = add_extent(g, c, lz, l, n, s, err);
+		if (ret)
+			return ret;
+		l += n;
+	}
+	return 0;
+}
+
+static int build_layout(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
+{
+	uint64_t s = 0;
+	uint32_t trk0 = 0;
+	unsigned slips = 0;
+
+	g->nzones = 0;
+	for (unsigned z = 0; z < c->zone_cyls.n; z++) {
+		struct layout_zone lz = layout_zone(c, z, trk0, &slips);
+		int ret = layout_extents(g, c, &lz, &s, err);
+
+		if (ret)
+			return ret;
+		trk0 += lz.ntracks;
+	}
+	if (s != g->capacity)
+		return errmsg_set(err, -EINVAL, "zone layout holds %llu blocks, capacity %llu "
+				  "bytes is %llu", (unsigned long long)(s / 512),
+				  (unsigned long long)g->capacity,
+				  (unsigned long long)(g->capacity / 512));
+	return 0;
+}
+
 uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 {
 	uint32_t trk;
@@ -357,16 +586,18 @@ uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 	/* track by track: its data, then the skew to the next (the head waits at its start) */
 	for (;;) {
 		uint64_t end = (uint64_t)(trk + 1) << 32, gap;
+		uint32_t next;
 
 		if (revs <= end - u || trk + 1 >= g->tracks)
 			return u + revs;
 		revs -= end - u;
-		gap = hdd_skew_of(g, trk + 1) - hdd_skew_of(g, trk);
+		next = next_data_track(g, trk);	/* past slipped and spare tracks */
+		gap = ((uint64_t)(next - trk - 1) << 32) + hdd_skew_of(g, next) - hdd_skew_of(g, trk);
 		if (revs <= gap)
 			return end;
 		revs -= gap;
-		u = end;
-		trk++;
+		u = (uint64_t)next << 32;
+		trk = next;
 	}
 }
 
@@ -390,15 +621,20 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	g->track_skew = (uint64_t)llround(c->track_skew_ms * 1e6 / g->rev_ns * TWO32);
 	g->cyl_skew = (uint64_t)llround(c->cylinder_skew_ms * 1e6 / g->rev_ns * TWO32);
 	g->skewed = g->track_skew || g->cyl_skew;
-	ret = build_zones(g, c, err);
-	if (ret)
-		return ret;
-	build_zone_lut(g);
-	g->skew_slack = g->skewed ? (uint64_t)(511 * TWO32 / g->zone[g->nzones - 1].track_bytes) : 0;
+	g->layout = c->zone_track_skew.n;
+	/* the seek tables first: the layout's gaps wait for seeks */
 	ret = c->seek_knee_cyl ? 0 : hdd_seek_fit(c, &g->curve, err);
 	if (ret)
 		return ret;
 	build_seek_table(g, c);
 	build_within_table(g);
+	ret = g->layout ? build_layout(g, c, err) : build_zones(g, c, err);
+	if (ret)
+		return ret;
+	build_zone_lut(g);
+	g->skewed |= g->layout;
+	/* whole sectors per track with the layout: the slack covers rounding only */
+	g->skew_slack = g->layout ? 1 << 16
+		      : g->skewed ? (uint64_t)(511 * TWO32 / g->zone[g->nzones - 1].track_bytes) : 0;
 	return 0;
 }

@@ -33,6 +33,23 @@ static const struct sim_param hdd_params[] = {
 	  "(in place of equal widths and outer/inner_mib_s; - for none)", 1, 1e7, NULL },
 	{ "zone_sectors", PARAM_LIST, F(zone_sectors), "",
 	  "the zone table's sectors of 512 bytes per track in each zone", 1, 1e6, NULL },
+	{ "zone_track_skew", PARAM_LIST, F(zone_track_skew), "sectors",
+	  "DiskSim's layout (with the zone table; - for none): each zone's skew for a track "
+	  "switch, in its sectors, in place of track_skew_ms and cylinder_skew_ms", 0, 1e6, NULL },
+	{ "zone_cyl_skew", PARAM_LIST, F(zone_cyl_skew), "sectors",
+	  "the layout's skew for a cylinder switch in each zone", 0, 1e6, NULL },
+	{ "zone_first_sector", PARAM_LIST, F(zone_first_sector), "sectors",
+	  "the layout's angle of each zone's first sector (DiskSim's offset of first block)",
+	  0, 1e6, NULL },
+	{ "zone_front_sectors", PARAM_LIST, F(zone_front_sectors), "sectors",
+	  "the layout's empty sectors at each zone's front", 0, 1e9, NULL },
+	{ "zone_spare_tracks", PARAM_LIST, F(zone_spare_tracks), "",
+	  "the layout's spare tracks at each zone's end (DiskSim's track sparing)", 0, 1e9, NULL },
+	{ "zone_slips", PARAM_LIST, F(zone_slips), "",
+	  "the layout's slipped tracks in each zone: the tracks that follow move on one",
+	  0, SIM_LIST_MAX, NULL },
+	{ "slip_tracks", PARAM_LIST, F(slip_tracks), "",
+	  "the slipped tracks, numbered from their zone's first, zone after zone", 0, 1e9, NULL },
 	{ "seek_track_ms", PARAM_NUMBER, F(seek_track_ms), "ms",
 	  "seek to the next track (cylinder)", 0.01, 100, NULL },
 	{ "seek_avg_ms", PARAM_NUMBER, F(seek_avg_ms), "ms",
@@ -177,6 +194,40 @@ static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 	return 0;
 }
 
+/* DiskSim's layout: one value per zone, the slips listed, capacity its block count. */
+static int layout_check(const struct hdd_config *c, struct errmsg *err)
+{
+	const struct sim_list *per_zone[] = { &c->zone_cyl_skew, &c->zone_first_sector,
+					      &c->zone_front_sectors, &c->zone_spare_tracks,
+					      &c->zone_slips };
+	double slips = 0;
+
+	for (unsigned i = 0; !c->zone_track_skew.n && i < sizeof(per_zone) / sizeof(per_zone[0]); i++)
+		if (per_zone[i]->n || c->slip_tracks.n)
+			return errmsg_set(err, -EINVAL, "zone layout lists given without "
+					  "zone_track_skew, which turns the layout on");
+	if (!c->zone_track_skew.n)
+		return 0;
+	if (c->zone_track_skew.n != c->zone_cyls.n)
+		return errmsg_set(err, -EINVAL, "zone_track_skew has %u zones, the zone table %u: "
+				  "the layout needs both", c->zone_track_skew.n, c->zone_cyls.n);
+	for (unsigned i = 0; i < sizeof(per_zone) / sizeof(per_zone[0]); i++)
+		if (per_zone[i]->n && per_zone[i]->n != c->zone_cyls.n)
+			return errmsg_set(err, -EINVAL, "zone layout: a list has %u values, not one "
+					  "per zone (%u) nor none", per_zone[i]->n, c->zone_cyls.n);
+	for (unsigned z = 0; z < c->zone_slips.n; z++)
+		slips += c->zone_slips.v[z];
+	if (slips != c->slip_tracks.n)
+		return errmsg_set(err, -EINVAL, "zone_slips counts %.0f slips, slip_tracks lists %u",
+				  slips, c->slip_tracks.n);
+	if (c->capacity / 512 != hdd_layout_blocks(c))
+		return errmsg_set(err, -EINVAL, "capacity %llu: the zone layout holds %llu blocks "
+				  "(capacity = %llu)", (unsigned long long)c->capacity,
+				  (unsigned long long)hdd_layout_blocks(c),
+				  (unsigned long long)hdd_layout_blocks(c) * 512);
+	return 0;
+}
+
 /* The zone table and the measured short seeks fit the drive. */
 static int tables_check(const struct hdd_config *c, struct errmsg *err)
 {
@@ -186,7 +237,7 @@ static int tables_check(const struct hdd_config *c, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "seek_first_ms: %u seek times, at most %d",
 				  c->seek_first_ms.n, HDD_NEAR_SEEKS - 1);
 	if (!c->zone_cyls.n && !c->zone_sectors.n)
-		return 0;
+		return layout_check(c, err);	/* none without the table */
 	if (c->zone_cyls.n != c->zones || c->zone_sectors.n != c->zones)
 		return errmsg_set(err, -EINVAL, "zone table: zone_cyls has %u zones, zone_sectors %u, "
 				  "zones %llu: give all three alike", c->zone_cyls.n,
@@ -197,7 +248,7 @@ static int tables_check(const struct hdd_config *c, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "capacity %llu above the zone table's %.0f bytes "
 				  "(zone_cyls x zone_sectors x 512 x surfaces)",
 				  (unsigned long long)c->capacity, bytes);
-	return 0;
+	return layout_check(c, err);
 }
 
 static int hdd_check(const void *config, struct errmsg *err)

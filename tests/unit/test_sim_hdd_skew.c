@@ -6,6 +6,8 @@
  * over a slow bus, the sectors a write waits for before its media transfer,
  * the extra disconnect of a write after a write it does not continue, the
  * controller time after a write's media transfer and a write's least seek;
+ * DiskSim's layout (per-zone skews and first sector, empty front, slipped and
+ * spare tracks);
  * the list values these take. Requests go one at a time, each submitted when
  * the one before completed.
  */
@@ -279,6 +281,80 @@ static void refuse_many(struct check_state *st)
 	refuse(st, text, "at most 63");
 }
 
+/*
+ * DiskSim's layout on a small drive: two zones of 40 cylinders, 2 surfaces,
+ * 40 and 32 sectors a track. Zone 0 leaves its first track empty, slips its
+ * track 3 and keeps 2 spare tracks at its end (one taken by the slip); zone 1
+ * starts at track 80, its first sector 5 sectors round.
+ */
+static const char *const LAYOUT =
+	"capacity=2871296,zones=2,zone_cyls=40:40,zone_sectors=40:32,zone_track_skew=4:3,"
+	"zone_cyl_skew=10:8,zone_first_sector=0:5,zone_front_sectors=40:0,"
+	"zone_spare_tracks=2:1,zone_slips=1:0,slip_tracks=3,seek_avg_ms=5";
+
+static double angle_sectors(const struct hdd_geom *g, uint64_t lbn, double spt)
+{
+	return hdd_angle_of(g, hdd_u_of(g, lbn * 512)) / 4294967296.0 * spt;
+}
+
+/* A sector's angle follows its zone's skews and first-sector offset. */
+static void layout_angles(struct check_state *st)
+{
+	static struct hdd_geom g;
+	struct hdd_config c = hdd_test_drive(BASE, LAYOUT);
+	double a0, a1, a40, a80, z1;
+
+	geom(&c, &g);
+	a0 = angle_sectors(&g, 0, 40);		/* track 1: one track switch */
+	a1 = angle_sectors(&g, 1, 40);
+	a40 = angle_sectors(&g, 40, 40);	/* track 2 = cylinder 1: + a cylinder switch */
+	a80 = angle_sectors(&g, 80, 40);	/* track 4 (3 slipped): 2 track, 2 cylinder switches */
+	z1 = angle_sectors(&g, 3080, 32);	/* zone 1's first sector */
+	CHECK(st, g.layout && fabs(a0 - 4) < 1e-3 && fabs(a1 - 5) < 1e-3,
+	      "first LBN at %.3f sectors, the next at %.3f: want 4 and 5 (a track skew)", a0, a1);
+	CHECK(st, fabs(a40 - 14) < 1e-3, "LBN 40 at %.3f sectors, want 4 + 10", a40);
+	CHECK(st, fabs(a80 - 28) < 1e-3, "LBN 80 at %.3f sectors, want 2 x 4 + 2 x 10", a80);
+	CHECK(st, fabs(z1 - 5) < 1e-3, "zone 1 starts at %.3f of its sectors, want 5", z1);
+}
+
+/* The empty front, a slip and the spares move the LBNs after them; timing skips the gaps. */
+static void layout_slips(struct check_state *st)
+{
+	static struct hdd_geom g;
+	struct hdd_config c = hdd_test_drive(BASE, LAYOUT);
+	uint64_t u60, u100;
+	double r;
+
+	geom(&c, &g);
+	CHECK(st, hdd_u_of(&g, 0) >> 32 == 1 && hdd_u_of(&g, 79 * 512) >> 32 == 2 &&
+			  hdd_u_of(&g, 80 * 512) >> 32 == 4,
+	      "LBN 0 on track %llu (want 1), 79 on %llu (2), 80 on %llu (4: 3 slipped)",
+	      (unsigned long long)(hdd_u_of(&g, 0) >> 32),
+	      (unsigned long long)(hdd_u_of(&g, 79 * 512) >> 32),
+	      (unsigned long long)(hdd_u_of(&g, 80 * 512) >> 32));
+	CHECK(st, hdd_u_of(&g, 3080 * 512) == 80ULL << 32 &&
+			  hdd_u_of(&g, 3079 * 512) >> 32 == 78,
+	      "zone 1's first LBN at track %.4f (want 80), zone 0's last on %llu (78)",
+	      hdd_u_of(&g, 3080 * 512) / 4294967296.0,
+	      (unsigned long long)(hdd_u_of(&g, 3079 * 512) >> 32));
+	CHECK(st, hdd_s_of(&g, 3ULL << 32) == 80 * 512, "the slipped track reads as LBN %llu, "
+	      "want 80 (the next)", (unsigned long long)(hdd_s_of(&g, 3ULL << 32) / 512));
+	/* half of track 2, the wait to track 4's first sector (28 − 14 sectors), half of it */
+	u60 = hdd_u_of(&g, 60 * 512);
+	u100 = hdd_u_of(&g, 100 * 512);
+	r = (double)hdd_xfer_u(&g, u60, u100) / 4294967296.0;
+	CHECK(st, fabs(r - (0.5 + 14.0 / 40 + 0.5)) < 1e-6,
+	      "across the slipped track %.6f rev, want %.6f", r, 0.5 + 14.0 / 40 + 0.5);
+	CHECK(st, hdd_u_after(&g, u60, hdd_xfer_u(&g, u60, u100)) == u100,
+	      "u_after undoes xfer_u across the slipped track");
+	refuse(st, "capacity=2871296,zones=2,zone_cyls=40:40,zone_sectors=40:32,"
+	       "zone_track_skew=4:3,zone_front_sectors=40:0,seek_avg_ms=5", "layout holds 5720 blocks");
+	refuse(st, "capacity=2928640,zones=2,zone_cyls=40:40,zone_sectors=40:32,"
+	       "zone_track_skew=4:3,zone_slips=1:0,seek_avg_ms=5", "zone_slips counts 1 slips");
+	refuse(st, "zone_track_skew=4:3", "the layout needs both");
+	refuse(st, "zone_spare_tracks=1", "without zone_track_skew");
+}
+
 int main(void)
 {
 	struct check_state st = { 0 };
@@ -297,5 +373,7 @@ int main(void)
 	refuse(&st, "zones=2,zone_cyls=300:200,zone_sectors=80", "give all three alike");
 	refuse(&st, "zones=2,zone_cyls=30:20,zone_sectors=80:60", "above the zone table");
 	refuse_many(&st);
+	layout_angles(&st);
+	layout_slips(&st);
 	return check_exit(&st, "test_sim_hdd_skew");
 }
