@@ -865,6 +865,41 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
 	return a->kept ? 0 : raid_data_create(&a->kept, &a->cfg, limit, a->seed);
 }
 
+/*
+ * The engine's hint, a few requests ahead: pass it on to the members a
+ * request inside one chunk would reach (RAID 0: its member; RAID 5/6: its
+ * data member and the row's parity members, which a small write reads and
+ * writes), at the members' offset. Mirrored arrays pick their member at
+ * submission (nearest head), and requests over several chunks get their
+ * members' hints when planned; neither is hinted here. A hint only.
+ */
+static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
+{
+	struct raid_array *a = to_array(d);
+	uint64_t s = a->cfg.stripe, chunk = offset / s, in = offset % s, row, off;
+	unsigned p0;
+
+	if (a->mirrored || !length || in + length > s)
+		return;
+	if (a->layout.level == RAID_0) {
+		struct sim_device *m = a->member[chunk % a->n];
+
+		if (m->ops->prefetch)
+			m->ops->prefetch(m, chunk / a->n * s + in, length);
+		return;
+	}
+	row = chunk / a->data;
+	off = row * s + in;
+	p0 = parity_member(a, row, 0);
+	for (unsigned k = 0; k <= a->parity; k++) {
+		struct sim_device *m = a->member[k < a->parity ? row_member(a, p0, k)
+				: data_member(a, row, (unsigned)(chunk % a->data))];
+
+		if (m->ops->prefetch)
+			m->ops->prefetch(m, off, length);
+	}
+}
+
 static const struct sim_device_ops raid_ops = {
 	.submit = raid_submit,
 	.keep_data = raid_keep_data,
@@ -873,6 +908,7 @@ static const struct sim_device_ops raid_ops = {
 	.counters = raid_counters,
 	.member_counters = raid_member_counters,
 	.destroy = raid_destroy,
+	.prefetch = raid_prefetch,
 };
 
 static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err)
