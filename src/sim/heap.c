@@ -41,17 +41,10 @@ int req_heap_reserve(struct req_heap *h, unsigned n)
 	return req_fifo_reserve(&h->run, n);
 }
 
-int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
+int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 {
 	struct req_heap_entry e = { key, h->pushes++, req };
 	unsigned i;
-
-	if (key >= h->run.last) {
-		if (req_fifo_push(&h->run, key, req))
-			return -ENOMEM;
-		h->min = key < h->min ? key : h->min;
-		return 0;
-	}
 
 	if (h->nheap == h->alloc && req_heap_reserve(h, h->nheap + 1))
 		return -ENOMEM;
@@ -97,18 +90,11 @@ static struct io_request *heap_pop(struct req_heap *h)
 	return top;
 }
 
-struct io_request *req_heap_pop(struct req_heap *h)
+struct io_request *req_heap_pop_heap(struct req_heap *h)
 {
-	struct io_request *req;
-	uint64_t heap, run;
+	struct io_request *req = heap_pop(h);
 
-	if (!h->nheap || (h->run.len && h->run.entries[h->run.head].key <= h->entries[0].key))
-		req = req_fifo_pop(&h->run);	/* equal times: run's is the older */
-	else
-		req = heap_pop(h);
-	heap = h->nheap ? h->entries[0].key : UINT64_MAX;
-	run = req_fifo_min(&h->run);
-	h->min = heap < run ? heap : run;
+	req_heap_set_min(h);
 	return req;
 }
 
@@ -135,19 +121,5 @@ int req_fifo_reserve(struct req_fifo *q, unsigned n)
 	if (q->head + q->len > old)	/* unwrap the part past the old end */
 		memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
 	q->alloc = (unsigned)alloc;
-	return 0;
-}
-
-int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req)
-{
-	unsigned tail;
-
-	BUG_ON(q->len && key < q->last);
-	if (q->len == q->alloc && req_fifo_reserve(q, q->len + 1))
-		return -ENOMEM;
-	tail = q->head + q->len < q->alloc ? q->head + q->len : q->head + q->len - q->alloc;
-	q->entries[tail] = (struct req_fifo_entry){ key, req };
-	q->len++;
-	q->last = key;
 	return 0;
 }

@@ -9,9 +9,11 @@
 #ifndef IOMODEL_SIM_HEAP_H
 #define IOMODEL_SIM_HEAP_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bug.h"
 #include "util/io_request.h"
 
 struct req_heap_entry {
@@ -40,9 +42,22 @@ struct req_fifo {
 
 void req_fifo_init(struct req_fifo *q);
 void req_fifo_release(struct req_fifo *q);
-int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req);
 /* Make room for `n` entries in all, so that pushes up to n cannot fail. */
 int req_fifo_reserve(struct req_fifo *q, unsigned n);
+
+static inline int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req)
+{
+	unsigned tail;
+
+	BUG_ON(q->len && key < q->last);
+	if (q->len == q->alloc && req_fifo_reserve(q, q->len + 1))
+		return -ENOMEM;
+	tail = q->head + q->len < q->alloc ? q->head + q->len : q->head + q->len - q->alloc;
+	q->entries[tail] = (struct req_fifo_entry){ key, req };
+	q->len++;
+	q->last = key;
+	return 0;
+}
 
 static inline uint64_t req_fifo_min(const struct req_fifo *q)
 {
@@ -82,15 +97,44 @@ struct req_heap {
 
 void req_heap_init(struct req_heap *h);
 void req_heap_release(struct req_heap *h);
-int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req);
 /* Make room for `n` entries in all, so that pushes up to n cannot fail. */
 int req_heap_reserve(struct req_heap *h, unsigned n);
-/* Remove and return the earliest request; NULL when empty. */
-struct io_request *req_heap_pop(struct req_heap *h);
+/* The heap part's push and pop, for req_heap_push() and req_heap_pop(). */
+int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req);
+struct io_request *req_heap_pop_heap(struct req_heap *h);
 
 static inline uint64_t req_heap_min(const struct req_heap *h)
 {
 	return h->min;
+}
+
+static inline void req_heap_set_min(struct req_heap *h)
+{
+	uint64_t heap = h->nheap ? h->entries[0].key : UINT64_MAX, run = req_fifo_min(&h->run);
+
+	h->min = heap < run ? heap : run;
+}
+
+static inline int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
+{
+	if (key < h->run.last)
+		return req_heap_push_heap(h, key, req);
+	if (req_fifo_push(&h->run, key, req))
+		return -ENOMEM;
+	h->min = key < h->min ? key : h->min;
+	return 0;
+}
+
+/* Remove and return the earliest request; NULL when empty. */
+static inline struct io_request *req_heap_pop(struct req_heap *h)
+{
+	struct io_request *req;
+
+	if (h->nheap && (!h->run.len || h->entries[0].key < h->run.entries[h->run.head].key))
+		return req_heap_pop_heap(h);	/* equal times: run's is the older */
+	req = req_fifo_pop(&h->run);
+	req_heap_set_min(h);
+	return req;
 }
 
 /* Requests held. */
