@@ -46,6 +46,7 @@ int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 	struct req_heap_entry e = { key, h->pushes++, req };
 	unsigned i;
 
+	BUG_ON(key >= h->run.last);	/* that one goes to run */
 	if (h->nheap == h->alloc && req_heap_reserve(h, h->nheap + 1))
 		return -ENOMEM;
 	i = h->nheap++;

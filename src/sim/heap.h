@@ -91,7 +91,7 @@ struct req_heap {
 	struct req_heap_entry *entries;	/* the others: binary min-heap */
 	unsigned nheap;			/* entries in the heap part (not in run) */
 	unsigned alloc;
-	uint64_t pushes;
+	uint64_t pushes;		/* to the heap part: its tie-breaker */
 	uint64_t min;			/* the earliest time held; UINT64_MAX if none */
 };
 
