@@ -247,7 +247,7 @@ static void settle_known(struct hdd *h)
 	for (;;) {
 		uint64_t limit;
 
-		if (h->done.len)
+		if (req_heap_count(&h->done))
 			limit = req_heap_min(&h->done);
 		else
 			limit = h->queue->len || h->nwait ? UINT64_MAX : h->clock;

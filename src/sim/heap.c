@@ -12,10 +12,13 @@
 void req_heap_init(struct req_heap *h)
 {
 	memset(h, 0, sizeof(*h));
+	req_fifo_init(&h->run);
+	h->min = UINT64_MAX;
 }
 
 void req_heap_release(struct req_heap *h)
 {
+	req_fifo_release(&h->run);
 	free(h->entries);
 	req_heap_init(h);
 }
@@ -35,22 +38,24 @@ int req_heap_reserve(struct req_heap *h, unsigned n)
 	if (array_grow((void **)&h->entries, &alloc, n, sizeof(*h->entries), UINT_MAX))
 		return -ENOMEM;
 	h->alloc = (unsigned)alloc;
-	return 0;
+	return req_fifo_reserve(&h->run, n);
 }
 
-int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
+int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 {
 	struct req_heap_entry e = { key, h->pushes++, req };
 	unsigned i;
 
-	if (h->len == h->alloc && req_heap_reserve(h, h->len + 1))
+	BUG_ON(key >= h->run.last);	/* that one goes to run */
+	if (h->nheap == h->alloc && req_heap_reserve(h, h->nheap + 1))
 		return -ENOMEM;
-	i = h->len++;
+	i = h->nheap++;
 	while (i > 0 && before(&e, &h->entries[(i - 1) / 2])) {
 		h->entries[i] = h->entries[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
 	h->entries[i] = e;
+	h->min = key < h->min ? key : h->min;
 	return 0;
 }
 
@@ -59,16 +64,14 @@ int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
  * child (one compare a level), then the last entry rises from there (it
  * came from the bottom, so it seldom rises far).
  */
-struct io_request *req_heap_pop(struct req_heap *h)
+static struct io_request *heap_pop(struct req_heap *h)
 {
 	struct req_heap_entry *e = h->entries, last;
 	struct io_request *top;
 	unsigned i = 0, c, n;
 
-	if (!h->len)
-		return NULL;
 	top = e[0].req;
-	n = --h->len;
+	n = --h->nheap;
 	if (!n)
 		return top;
 	last = e[n];
@@ -88,6 +91,14 @@ struct io_request *req_heap_pop(struct req_heap *h)
 	return top;
 }
 
+struct io_request *req_heap_pop_heap(struct req_heap *h)
+{
+	struct io_request *req = heap_pop(h);
+
+	req_heap_set_min(h);
+	return req;
+}
+
 void req_fifo_init(struct req_fifo *q)
 {
 	memset(q, 0, sizeof(*q));
@@ -99,25 +110,17 @@ void req_fifo_release(struct req_fifo *q)
 	req_fifo_init(q);
 }
 
-int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req)
+int req_fifo_reserve(struct req_fifo *q, unsigned n)
 {
-	unsigned tail;
+	size_t alloc = q->alloc;
+	unsigned old = q->alloc;
 
-	BUG_ON(q->len && key < q->last);
-	if (q->len == q->alloc) {	/* full: grow, and unwrap the part past the old end */
-		size_t alloc = q->alloc;
-		unsigned old = q->alloc;
-
-		if (array_grow((void **)&q->entries, &alloc, (size_t)q->len + 1, sizeof(*q->entries),
-			       UINT_MAX))
-			return -ENOMEM;
-		if (q->head + q->len > old)
-			memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
-		q->alloc = (unsigned)alloc;
-	}
-	tail = q->head + q->len < q->alloc ? q->head + q->len : q->head + q->len - q->alloc;
-	q->entries[tail] = (struct req_fifo_entry){ key, req };
-	q->len++;
-	q->last = key;
+	if (n <= old)
+		return 0;
+	if (array_grow((void **)&q->entries, &alloc, n, sizeof(*q->entries), UINT_MAX))
+		return -ENOMEM;
+	if (q->head + q->len > old)	/* unwrap the part past the old end */
+		memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
+	q->alloc = (unsigned)alloc;
 	return 0;
 }

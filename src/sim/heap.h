@@ -1,16 +1,19 @@
 /*
- * heap.h — a binary min-heap of requests ordered by completion time, the
- * in-flight list of the simulated devices (and of delayed completions in the
- * fault layer), and a FIFO for requests whose times come in order. Ties leave in the order they came, so a simulation is
- * deterministic. Capacity grows on demand; push returns -ENOMEM when it
+ * heap.h — a min-heap of requests ordered by completion time, the in-flight
+ * list of the simulated devices (and of delayed completions in the fault
+ * layer), and a FIFO for requests whose times come in order (which the heap
+ * uses for its in-order pushes). Ties leave in the order they came, so a
+ * simulation is deterministic. Capacity grows on demand; push returns -ENOMEM when it
  * cannot.
  */
 #ifndef IOMODEL_SIM_HEAP_H
 #define IOMODEL_SIM_HEAP_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bug.h"
 #include "util/io_request.h"
 
 struct req_heap_entry {
@@ -18,26 +21,6 @@ struct req_heap_entry {
 	uint64_t order;			/* tie-breaker: push order */
 	struct io_request *req;
 };
-
-struct req_heap {
-	struct req_heap_entry *entries;
-	unsigned len;
-	unsigned alloc;
-	uint64_t pushes;
-};
-
-void req_heap_init(struct req_heap *h);
-void req_heap_release(struct req_heap *h);
-int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req);
-/* Make room for `n` entries in all, so that pushes up to n cannot fail. */
-int req_heap_reserve(struct req_heap *h, unsigned n);
-/* Remove and return the earliest request; NULL when empty. */
-struct io_request *req_heap_pop(struct req_heap *h);
-
-static inline uint64_t req_heap_min(const struct req_heap *h)
-{
-	return h->len ? h->entries[0].key : UINT64_MAX;
-}
 
 /*
  * A FIFO of requests whose completion times are pushed in non-decreasing
@@ -54,12 +37,27 @@ struct req_fifo_entry {
 struct req_fifo {
 	struct req_fifo_entry *entries;	/* ring: entries[head], then len - 1 more */
 	unsigned head, len, alloc;
-	uint64_t last;			/* the latest key pushed */
+	uint64_t last;			/* the latest key pushed (kept when it empties) */
 };
 
 void req_fifo_init(struct req_fifo *q);
 void req_fifo_release(struct req_fifo *q);
-int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req);
+/* Make room for `n` entries in all, so that pushes up to n cannot fail. */
+int req_fifo_reserve(struct req_fifo *q, unsigned n);
+
+static inline int req_fifo_push(struct req_fifo *q, uint64_t key, struct io_request *req)
+{
+	unsigned tail;
+
+	BUG_ON(q->len && key < q->last);
+	if (q->len == q->alloc && req_fifo_reserve(q, q->len + 1))
+		return -ENOMEM;
+	tail = q->head + q->len < q->alloc ? q->head + q->len : q->head + q->len - q->alloc;
+	q->entries[tail] = (struct req_fifo_entry){ key, req };
+	q->len++;
+	q->last = key;
+	return 0;
+}
 
 static inline uint64_t req_fifo_min(const struct req_fifo *q)
 {
@@ -77,6 +75,83 @@ static inline struct io_request *req_fifo_pop(struct req_fifo *q)
 	q->head = q->head + 1 == q->alloc ? 0 : q->head + 1;
 	q->len--;
 	return req;
+}
+
+/*
+ * The request heap: a push no earlier than every push before it that went
+ * to `run` (most of a device's: its completions mostly come in order) goes
+ * to that FIFO, any other to the binary heap `entries`. Invariant: every
+ * entry of `entries` is earlier than every entry pushed to `run` after it
+ * (run.last never decreases), so on equal times run's front is the older
+ * and the earliest of the two fronts is the earliest of all, ties in push
+ * order.
+ */
+struct req_heap {
+	struct req_fifo run;		/* pushes in time order */
+	struct req_heap_entry *entries;	/* the others: binary min-heap */
+	unsigned nheap;			/* entries in the heap part (not in run) */
+	unsigned alloc;
+	uint64_t pushes;		/* to the heap part: its tie-breaker */
+	uint64_t min;			/* the earliest time held; UINT64_MAX if none */
+};
+
+void req_heap_init(struct req_heap *h);
+void req_heap_release(struct req_heap *h);
+/* Make room for `n` entries in all, so that pushes up to n cannot fail. */
+int req_heap_reserve(struct req_heap *h, unsigned n);
+/* The heap part's push and pop, for req_heap_push() and req_heap_pop(). */
+int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req);
+struct io_request *req_heap_pop_heap(struct req_heap *h);
+
+static inline uint64_t req_heap_min(const struct req_heap *h)
+{
+	return h->min;
+}
+
+static inline void req_heap_set_min(struct req_heap *h)
+{
+	uint64_t heap = h->nheap ? h->entries[0].key : UINT64_MAX, run = req_fifo_min(&h->run);
+
+	h->min = heap < run ? heap : run;
+}
+
+static inline int req_heap_push(struct req_heap *h, uint64_t key, struct io_request *req)
+{
+	if (key < h->run.last)
+		return req_heap_push_heap(h, key, req);
+	if (req_fifo_push(&h->run, key, req))
+		return -ENOMEM;
+	h->min = key < h->min ? key : h->min;
+	return 0;
+}
+
+/* Remove and return the earliest request; NULL when empty. */
+static inline struct io_request *req_heap_pop(struct req_heap *h)
+{
+	struct io_request *req;
+
+	if (h->nheap && (!h->run.len || h->entries[0].key < h->run.entries[h->run.head].key))
+		return req_heap_pop_heap(h);	/* equal times: run's is the older */
+	req = req_fifo_pop(&h->run);
+	req_heap_set_min(h);
+	return req;
+}
+
+/* Requests held. */
+static inline unsigned req_heap_count(const struct req_heap *h)
+{
+	return h->nheap + h->run.len;
+}
+
+/* The time of the i-th request held (i < req_heap_count), in no set order. */
+static inline uint64_t req_heap_key_at(const struct req_heap *h, unsigned i)
+{
+	unsigned r;
+
+	if (i < h->nheap)
+		return h->entries[i].key;
+	r = h->run.head + (i - h->nheap);
+	return h->run.entries[r < h->run.alloc ? r : r - h->run.alloc].key;
 }
 
 #endif

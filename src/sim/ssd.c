@@ -65,10 +65,10 @@ static uint64_t ncq_free_at(struct ssd_dev *d)
 	uint64_t *top = d->top;
 	unsigned n = 0;
 
-	if (h->len < d->ncq)
+	if (req_heap_count(h) < d->ncq)
 		return 0;
-	for (unsigned i = 0; i < h->len; i++) {
-		uint64_t key = h->entries[i].key;
+	for (unsigned i = 0; i < req_heap_count(h); i++) {
+		uint64_t key = req_heap_key_at(h, i);
 		unsigned j = 0;
 
 		if (n < d->ncq) {		/* min-heap of the ncq latest */

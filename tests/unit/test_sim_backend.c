@@ -74,7 +74,7 @@ struct outcome {
 static void run(struct outcome *o, const struct job_spec *spec,
 		const struct sim_fault_config *faults, uint64_t service_ns)
 {
-	struct fixed_device dev = { { &fixed_ops, 1ULL << 30, 512 }, { 0 }, service_ns, 0 };
+	struct fixed_device dev = { .base = { &fixed_ops, 1ULL << 30, 512 }, .service_ns = service_ns };
 	struct backend_params params = { -1, spec->qd, NULL, 0, 0 };
 	struct io_buffers bufs;
 	struct backend *be;
