@@ -144,6 +144,13 @@ static struct raid_array *to_array(struct sim_device *d)
 
 /* --- planning --- */
 
+/* A member's map-load hint, when its model takes hints (a hint changes no result). */
+static void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
+{
+	if (a->member[m]->ops->prefetch)
+		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
+}
+
 static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
 		      uint64_t off, uint64_t len)
 {
@@ -164,8 +171,7 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 	}
 	*last = l->len;
 	l->e[l->len++] = (struct extent){ m, off, len };
-	if (a->member[m]->ops->prefetch)	/* its map load overlaps the rest of the plan */
-		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
+	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
 	return 0;
 }
 
@@ -377,8 +383,8 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len };
 	}
 	op->list[0].len = op->list[1].len = np + 1;
-	for (unsigned k = 0; k <= np && a->member[m[k]]->ops->prefetch; k++)
-		a->member[m[k]]->ops->prefetch(a->member[m[k]], off, (uint32_t)len);
+	for (unsigned k = 0; k <= np; k++)
+		hint_member(a, m[k], off, len);
 	return 0;
 }
 
@@ -410,6 +416,14 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
  * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
  * it, without the loop; false for any other operation.
  */
+/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
+static unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
+{
+	*row = a->parity ? chunk / a->data : chunk / a->n;
+	return a->parity ? data_member(a, *row, (unsigned)(chunk % a->data))
+			 : (unsigned)(chunk % a->n);
+}
+
 static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 {
 	uint64_t s = a->cfg.stripe, chunk = op->offset / s, in = op->offset % s, row;
@@ -419,8 +433,7 @@ static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 	if (!op->length || in + op->length > s ||
 	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
 		return false;
-	row = a->parity ? chunk / a->data : chunk / a->n;
-	m = a->parity ? data_member(a, row, (unsigned)(chunk % a->data)) : (unsigned)(chunk % a->n);
+	m = chunk_member(a, chunk, &row);
 	if (failed(a, m))
 		return false;
 	*ret = list_room(l, 1);
@@ -428,8 +441,7 @@ static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 		return true;
 	l->e[0] = (struct extent){ m, row * s + in, op->length };
 	l->len = 1;
-	if (a->member[m]->ops->prefetch)
-		a->member[m]->ops->prefetch(a->member[m], row * s + in, (uint32_t)op->length);
+	hint_member(a, m, row * s + in, op->length);
 	return true;
 }
 
@@ -876,28 +888,16 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
 static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
 {
 	struct raid_array *a = to_array(d);
-	uint64_t s = a->cfg.stripe, chunk = offset / s, in = offset % s, row, off;
-	unsigned p0;
+	uint64_t s = a->cfg.stripe, in = offset % s, row, off;
+	unsigned m;
 
 	if (a->mirrored || !length || in + length > s)
 		return;
-	if (a->layout.level == RAID_0) {
-		struct sim_device *m = a->member[chunk % a->n];
-
-		if (m->ops->prefetch)
-			m->ops->prefetch(m, chunk / a->n * s + in, length);
-		return;
-	}
-	row = chunk / a->data;
+	m = chunk_member(a, offset / s, &row);
 	off = row * s + in;
-	p0 = parity_member(a, row, 0);
-	for (unsigned k = 0; k <= a->parity; k++) {
-		struct sim_device *m = a->member[k < a->parity ? row_member(a, p0, k)
-				: data_member(a, row, (unsigned)(chunk % a->data))];
-
-		if (m->ops->prefetch)
-			m->ops->prefetch(m, off, length);
-	}
+	hint_member(a, m, off, length);
+	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
+		hint_member(a, parity_member(a, row, k), off, length);
 }
 
 static const struct sim_device_ops raid_ops = {
