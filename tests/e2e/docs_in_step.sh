@@ -228,17 +228,24 @@ for path in model.read.str_mib_s model.read.penalty_ms model.write.str_mib_s \
 	ok "contract field $path is named in the man page" grep -qF -- "$path" "$work/man.txt"
 done
 
+# paths_documented NAME SCHEMA: docs/json-schema.md has SCHEMA's section, and it names
+# every key path of $work/NAME.json
+paths_documented() {
+	local name=$1 schema=$2 path
+	md_section "$schema" >"$work/doc.$name"
+	ok "docs/json-schema.md has a section on $schema" [ -s "$work/doc.$name" ]
+	json_paths "$work/$name.json" >"$work/$name.paths"
+	while read -r path; do
+		ok "$name JSON key \`$path\` is documented in the $schema section" \
+			documented "$path" "$work/doc.$name"
+	done <"$work/$name.paths"
+}
+
 # --- prediction ----------------------------------------------------------------
 "$IOMODEL" predict --model "$work/wd.json" --rw randread --bs 48k --qd 8 --json \
 	>"$work/prediction.json" 2>"$work/prediction.err"
 ok "predict with --json exits 0" [ $? -eq 0 ]
-md_section "iomodel.prediction/1" >"$work/doc.prediction"
-ok "docs/json-schema.md has a section on iomodel.prediction/1" [ -s "$work/doc.prediction" ]
-json_paths "$work/prediction.json" >"$work/prediction.paths"
-while read -r path; do
-	ok "prediction JSON key \`$path\` is documented in the iomodel.prediction/1 section" \
-		documented "$path" "$work/doc.prediction"
-done <"$work/prediction.paths"
+paths_documented prediction iomodel.prediction/1
 
 # --- raid --------------------------------------------------------------------
 # Keys of each operation as "operations.OP.key" or with the operation named.
@@ -264,11 +271,5 @@ done <"$work/raid.paths"
 # --- assess ------------------------------------------------------------------
 "$IOMODEL" assess --target sim:intel-x25m-g2 --time-per-phase 1s --json >"$work/assess.json" 2>/dev/null
 ok "assess with --json exits 0" [ $? -eq 0 ]
-md_section "iomodel.assess/1" >"$work/doc.assess"
-ok "docs/json-schema.md has a section on iomodel.assess/1" [ -s "$work/doc.assess" ]
-json_paths "$work/assess.json" >"$work/assess.paths"
-while read -r path; do
-	ok "assess JSON key \`$path\` is documented in the iomodel.assess/1 section" \
-		documented "$path" "$work/doc.assess"
-done <"$work/assess.paths"
+paths_documented assess iomodel.assess/1
 finish
