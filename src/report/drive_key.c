@@ -4,8 +4,8 @@
  * filename or device of the job, and the stem of the job name (its name
  * without the workload words, sizes and numbers, so "rand-read-4k-qd8" and
  * "rand-write-64k" are both ""); iomodel's target path for runs, sweeps,
- * profiles and states (the label stays the first file's name). A fio grid written one file per size or per depth thus
- * comes out as one drive.
+ * profiles and states (the label stays the first file's name). A fio grid
+ * written one file per size or per depth thus comes out as one drive.
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -16,7 +16,6 @@
 #include "io/json_number.h"
 #include "io/model_output.h"
 #include "report/inputs.h"
-#include "util/bug.h"
 #include "util/input_file.h"
 #include "util/lat_keys.h"
 
