@@ -121,6 +121,14 @@ static void uring_close(struct backend *be)
 {
 	struct uring_backend *ub = (struct uring_backend *)be;
 
+	/*
+	 * The kernel tears a ring down in a worker after io_uring_queue_exit()
+	 * returns, and the registered file goes with it: until then the target
+	 * stays open, so a block device stays claimed and the next run's
+	 * exclusive open fails. Unregistering first drops it here and now.
+	 */
+	if (ub->fixed_file)
+		io_uring_unregister_files(&ub->ring);
 	io_uring_queue_exit(&ub->ring);
 	free(ub);
 }
