@@ -138,6 +138,26 @@ static uint64_t sector_paced(struct hdd *h, const struct hdd_cmd *cmd, uint64_t 
 	return start + lost * rev;
 }
 
+/*
+ * When a read miss whose media transfer runs from `start` to head_free starts
+ * its transfer to the host, counted from start (read_reconnect).
+ */
+static uint64_t reconnect_ns(const struct hdd *h, const struct hdd_cmd *cmd, uint64_t start)
+{
+	const struct hdd_geom *g = &h->geom;
+	uint64_t sectors = cmd->req->length / 512, k, u;
+
+	if (h->cfg.read_reconnect == HDD_RECONNECT_SHARE)
+		return (uint64_t)(((unsigned __int128)(h->head_free - start) * h->watermark_fp) >>
+				  32);
+	k = (uint64_t)(((unsigned __int128)(sectors < h->seg_bytes / 512 ? sectors
+									    : h->seg_bytes / 512) *
+			h->watermark_fp) >> 32);
+	k = k < 1 ? 1 : k > sectors ? sectors : k;
+	u = g->skewed ? hdd_u_of(g, cmd->pos) : (uint64_t)cmd->trk << 32 | cmd->ang;
+	return hdd_rev_ns(g, hdd_xfer_u(g, u, hdd_u_of(g, cmd->pos + k * 512)));
+}
+
 static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 {
 	const struct hdd_queue *q = h->queue;
@@ -157,10 +177,8 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
-		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
-						 h->watermark_fp) >> 32);
 
-		done = start + reconnect + hdd_bus_ns(h, req->length);
+		done = start + reconnect_ns(h, &cmd, start) + hdd_bus_ns(h, req->length);
 		done = done > last ? done : last;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);

@@ -62,6 +62,7 @@ struct hdd_config {
 	double bus_mib_s;
 	double bus_write_mib_s;		/* 0: bus_mib_s */
 	double read_watermark;
+	unsigned read_reconnect;	/* enum hdd_read_reconnect */
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	uint64_t segment_bytes;		/* 0: cache / segments */
@@ -85,6 +86,13 @@ enum hdd_read_ahead {
 	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
 					   next one when the read crossed a track), no further */
 	HDD_AHEAD_WINDOW,		/* one segment past the read, over tracks, no further */
+};
+
+/* When a read miss's transfer to the host starts (read_reconnect). */
+enum hdd_read_reconnect {
+	HDD_RECONNECT_SHARE,		/* read_watermark of its media time has passed */
+	HDD_RECONNECT_SECTORS,		/* read_watermark of its sectors (rounded down, at
+					   least one) are read: DiskSim's water mark by size */
 };
 
 /* When a write-through's media transfer may start (write_pace). */

@@ -16,6 +16,7 @@
 #define F(field) offsetof(struct hdd_config, field)
 
 static const char *const read_ahead_names[] = { "segment", "track", "window", NULL };
+static const char *const read_reconnect_names[] = { "share", "sectors", NULL };
 static const char *const write_pace_names[] = { "watermark", "sector", NULL };
 
 static const struct sim_param hdd_params[] = {
@@ -107,6 +108,11 @@ static const struct sim_param hdd_params[] = {
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
 	  "share of a read miss in the buffer before its transfer to the host starts "
 	  "(0: as the media delivers)", 0, 1, NULL },
+	{ "read_reconnect", PARAM_CHOICE, F(read_reconnect), "",
+	  "a read miss's transfer to the host starts once read_watermark of its media time "
+	  "passed (share), or once that share of its sectors, rounded down (at least one, of "
+	  "a segment at most), were read, skews and gaps crossed before them counted in full "
+	  "(sectors)", 0, 0, read_reconnect_names },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
 	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
 	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
