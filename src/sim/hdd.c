@@ -178,8 +178,9 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 
-		done = start + reconnect_ns(h, &cmd, start) + hdd_bus_ns(h, req->length);
-		done = done > last ? done : last;
+		done = start + reconnect_ns(h, &cmd, start) + h->read_reselect_ns +
+		       hdd_bus_ns(h, req->length);
+		done = (done > last ? done : last) + h->read_done_ns;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
 	} else {
@@ -491,6 +492,8 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 			      ? (uint64_t)(1e9 / (c->bus_write_mib_s * (1 << 20)) * 4294967296.0)
 			      : h->bus_fp;
 	h->write_done_ns = ms_ns(c->write_done_ms);
+	h->read_reselect_ns = ms_ns(c->read_reselect_ms);
+	h->read_done_ns = ms_ns(c->read_done_ms);
 	h->redisconnect_ns = ms_ns(c->write_redisconnect_ms);
 	h->write_seek_min_ns = ms_ns(c->write_seek_min_ms);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
@@ -498,6 +501,7 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->cache_bytes = c->cache_mib << 20;
 	h->seg_bytes = c->segment_bytes ? c->segment_bytes
 				       : h->cache_bytes / c->cache_segments / 512 * 512;
+	h->ahead_bytes = c->read_ahead_max ? c->read_ahead_max : h->seg_bytes;
 	rng_init(&r, seed);
 	h->phase0 = rng_below(&r, (uint64_t)h->geom.rev_ns);
 	h->head_pos = rng_below(&r, c->capacity / 512) * 512;

@@ -63,10 +63,13 @@ struct hdd_config {
 	double bus_write_mib_s;		/* 0: bus_mib_s */
 	double read_watermark;
 	unsigned read_reconnect;	/* enum hdd_read_reconnect */
+	double read_reselect_ms;	/* a read miss: from its water mark to its data's transfer */
+	double read_done_ms;		/* … from the end of that transfer to its completion */
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	uint64_t segment_bytes;		/* 0: cache / segments */
 	unsigned read_ahead;		/* enum hdd_read_ahead */
+	uint64_t read_ahead_max;	/* bytes the stream runs past the host (0: a segment) */
 	bool write_cache;
 	double write_watermark;
 	unsigned write_pace;		/* enum hdd_write_pace */
@@ -441,11 +444,13 @@ struct hdd {
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t bus_w_fp;		/* the same for write data */
 	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
+	uint64_t read_reselect_ns, read_done_ns;
 	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */
 	uint64_t fuzz_fp;		/* ncq_fuzz, 16.16: error of the drive's estimates */
 	uint64_t seg_bytes, cache_bytes;
+	uint64_t ahead_bytes;		/* the stream stops this far past the host's reads */
 	/* head */
 	uint64_t head_free;		/* the head is busy until then */
 	uint64_t head_pos;		/* byte after the last one transferred */

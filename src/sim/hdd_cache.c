@@ -78,7 +78,7 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 {
 	const struct hdd_stream *st = &h->stream;
-	uint64_t s, cap = st->consumed + h->seg_bytes;
+	uint64_t s, cap = st->consumed + h->ahead_bytes;
 
 	if (cap > st->limit)
 		cap = st->limit;
@@ -137,7 +137,7 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	struct hdd_stream *st = &h->stream;
 	uint64_t ready;
 
-	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes || d > st->limit)
+	if (!st->active || c < st->lo || c > st->consumed + h->ahead_bytes || d > st->limit)
 		return UINT64_MAX;
 	if (c < st->consumed) {
 		uint64_t p = stream_pos(h, now);

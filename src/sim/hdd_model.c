@@ -113,6 +113,12 @@ static const struct sim_param hdd_params[] = {
 	  "passed (share), or once that share of its sectors, rounded down (at least one, of "
 	  "a segment at most), were read, skews and gaps crossed before them counted in full "
 	  "(sectors)", 0, 0, read_reconnect_names },
+	{ "read_reselect_ms", PARAM_NUMBER, F(read_reselect_ms), "ms",
+	  "controller time of a read miss from its water mark to the start of its transfer to "
+	  "the host (reselect, data preparation)", 0, 50, NULL },
+	{ "read_done_ms", PARAM_NUMBER, F(read_done_ms), "ms",
+	  "controller time of a read miss from the end of its transfer to the host to its "
+	  "completion (status)", 0, 50, NULL },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
 	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
 	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
@@ -125,6 +131,9 @@ static const struct sim_param hdd_params[] = {
 	  "the end of the track after it (track), or one segment past it over tracks, nothing "
 	  "after a hit (window); track and window keep only what they read ahead", 0, 0,
 	  read_ahead_names },
+	{ "read_ahead_max", PARAM_BYTES, F(read_ahead_max), "bytes",
+	  "read_ahead=segment: the stream stops this far past the end of what the host has "
+	  "read, a multiple of 512 at most a segment (0: one segment)", 0, 1e12, NULL },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
@@ -297,6 +306,11 @@ static int hdd_check(const void *config, struct errmsg *err)
 				  "most cache_mib / cache_segments (%llu)",
 				  (unsigned long long)c->segment_bytes,
 				  (unsigned long long)((c->cache_mib << 20) / c->cache_segments));
+	if (c->read_ahead_max % 512 ||
+	    c->read_ahead_max > (c->segment_bytes ? c->segment_bytes
+						  : (c->cache_mib << 20) / c->cache_segments))
+		return errmsg_set(err, -EINVAL, "read_ahead_max %llu: not a multiple of 512 bytes "
+				  "at most a segment", (unsigned long long)c->read_ahead_max);
 	ret = overheads_check(c, err);
 	if (ret)
 		return ret;
