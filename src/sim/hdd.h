@@ -75,8 +75,10 @@ struct hdd_config {
 	unsigned write_pace;		/* enum hdd_write_pace */
 	double write_done_ms;
 	double write_redisconnect_ms;
+	double write_prep_ms;		/* a write's data cross the bus this long after its overhead */
 	double write_seek_min_ms;
 	uint64_t write_start_sectors;
+	bool continue_switch;		/* a command continuing onto the next track switches heads */
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
@@ -444,7 +446,7 @@ struct hdd {
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t bus_w_fp;		/* the same for write data */
 	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
-	uint64_t read_reselect_ns, read_done_ns;
+	uint64_t read_reselect_ns, read_done_ns, write_prep_ns;
 	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */

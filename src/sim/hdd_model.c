@@ -149,12 +149,20 @@ static const struct sim_param hdd_params[] = {
 	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
 	  "a write after a write it does not continue gets its data this much later "
 	  "(a further disconnect and reconnect)", 0, 50, NULL },
+	{ "write_prep_ms", PARAM_NUMBER, F(write_prep_ms), "ms",
+	  "a write-through's data start crossing the bus this long after its controller time "
+	  "(data preparation; its seek is not held up)", 0, 50, NULL },
 	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
 	  "a write-through's media transfer starts at least this long after its controller "
 	  "time and access overhead, even where the head stopped (a least seek)", 0, 50, NULL },
 	{ "write_start_sectors", PARAM_COUNT, F(write_start_sectors), "",
 	  "a write-through's media transfer starts once this many of its sectors (all, if "
 	  "fewer) came (0: no such wait)", 0, 1e6, NULL },
+	{ "continue_switch", PARAM_SWITCH, F(continue_switch), "",
+	  "a host command that starts where the head stopped, at the first sector of the "
+	  "next track, still moves there from its start (head switch or one-cylinder seek, "
+	  "a write's settling; DiskSim's seek per command) instead of only waiting for the "
+	  "skew; exact at ncq_depth 1, the pick does not weigh it", 0, 0, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
