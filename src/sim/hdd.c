@@ -128,7 +128,7 @@ static uint64_t sector_pace_start(const struct hdd *h, uint64_t data, uint64_t c
 /* When a write-through's data start crossing the bus, its controller time done at ready. */
 static uint64_t write_data_start(const struct hdd *h, uint64_t ready, bool redisconnect)
 {
-	return ready + (redisconnect ? h->redisconnect_ns : 0) + h->write_prep_ns;
+	return ready + (redisconnect ? h->redisconnect_ns - h->reseek_ns : 0) + h->write_prep_ns;
 }
 
 /* A write-through's media start `start`, later by the revolutions it loses to its data. */
@@ -225,7 +225,7 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 		done = write_data_start(h, cmd.ready, cmd.redisconnect) +
 		       hdd_bus_write_ns(h, req->length);
 		done = done > h->head_free ? done : h->head_free;
-		done += h->write_done_ns;
+		done += cmd.redisconnect ? h->redone_ns : h->write_done_ns;
 		h->count.media_write_bytes += req->length;
 	}
 	hdd_push_done(h, req, done);
@@ -374,7 +374,8 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
 	} else {
-		enqueue(h, req, t, t + h->write_ns[after_write], after_write, redisconnect);
+		enqueue(h, req, t, t + h->write_ns[after_write] + (redisconnect ? h->reseek_ns : 0),
+			after_write, redisconnect);
 	}
 }
 
@@ -534,6 +535,8 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 	h->read_done_ns = ms_ns(c->read_done_ms);
 	h->redisconnect_ns = ms_ns(c->write_redisconnect_ms);
 	h->write_prep_ns = ms_ns(c->write_prep_ms);
+	h->redone_ns = ms_ns(c->write_done_ms + c->redisconnect_done_ms);
+	h->reseek_ns = ms_ns(c->redisconnect_seek_ms);
 	h->write_seek_min_ns = ms_ns(c->write_seek_min_ms);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);

@@ -75,6 +75,8 @@ struct hdd_config {
 	unsigned write_pace;		/* enum hdd_write_pace */
 	double write_done_ms;
 	double write_redisconnect_ms;
+	double redisconnect_seek_ms;	/* such a write's seek starts this much later */
+	double redisconnect_done_ms;	/* change of write_done_ms after a further disconnect */
 	double write_prep_ms;		/* a write's data cross the bus this long after its overhead */
 	double write_seek_min_ms;
 	uint64_t write_start_sectors;
@@ -446,6 +448,8 @@ struct hdd {
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t bus_w_fp;		/* the same for write data */
 	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
+	uint64_t reseek_ns;		/* redisconnect_seek_ms */
+	uint64_t redone_ns;		/* write_done_ns of a write with a further disconnect */
 	uint64_t read_reselect_ns, read_done_ns, write_prep_ns;
 	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */

@@ -149,6 +149,12 @@ static const struct sim_param hdd_params[] = {
 	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
 	  "a write after a write it does not continue gets its data this much later "
 	  "(a further disconnect and reconnect)", 0, 50, NULL },
+	{ "redisconnect_seek_ms", PARAM_NUMBER, F(redisconnect_seek_ms), "ms",
+	  "a write whose data come write_redisconnect_ms late starts its seek this much "
+	  "later (at most write_redisconnect_ms; its data do not move)", 0, 50, NULL },
+	{ "redisconnect_done_ms", PARAM_NUMBER, F(redisconnect_done_ms), "ms",
+	  "change of write_done_ms for a write whose data came write_redisconnect_ms late "
+	  "(another reselect; may be negative)", -50, 50, NULL },
 	{ "write_prep_ms", PARAM_NUMBER, F(write_prep_ms), "ms",
 	  "a write-through's data start crossing the bus this long after its controller time "
 	  "(data preparation; its seek is not held up)", 0, 50, NULL },
@@ -214,6 +220,12 @@ static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "after_write_write_ms %g below -(cmd_overhead_ms + "
 				  "write_overhead_ms) = %g", c->after_write_write_ms,
 				  -(c->cmd_overhead_ms + c->write_overhead_ms));
+	if (c->redisconnect_seek_ms > c->write_redisconnect_ms)
+		return errmsg_set(err, -EINVAL, "redisconnect_seek_ms %g above write_redisconnect_ms "
+				  "%g", c->redisconnect_seek_ms, c->write_redisconnect_ms);
+	if (c->write_done_ms + c->redisconnect_done_ms < 0)
+		return errmsg_set(err, -EINVAL, "redisconnect_done_ms %g below -write_done_ms = %g",
+				  c->redisconnect_done_ms, -c->write_done_ms);
 	return 0;
 }
 
