@@ -179,9 +179,9 @@ static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, u
 
 	if (!h->cfg.continue_switch || q->pos[slot] != h->head_pos || h->head_pos < 512)
 		return reach;
-	/* the tracks of its first sector and of the last one transferred (hdd_skew_track) */
+	/* the track whose skew its first sector takes, and the track the last byte was on */
 	trk = hdd_skew_track(g, hdd_u_of(g, h->head_pos));
-	last = hdd_skew_track(g, hdd_u_of(g, h->head_pos - 512));
+	last = (uint32_t)((hdd_u_of(g, h->head_pos) - 1) >> 32);
 	if (trk == last)
 		return reach;
 	c0 = hdd_cyl_of(g, last);
