@@ -70,6 +70,7 @@ struct hdd_config {
 	uint64_t segment_bytes;		/* 0: cache / segments */
 	unsigned read_ahead;		/* enum hdd_read_ahead */
 	uint64_t read_ahead_max;	/* bytes the stream runs past the host (0: a segment) */
+	bool stream_takes_segment;	/* a new stream drops the oldest read segment at once */
 	bool write_cache;
 	double write_watermark;
 	unsigned write_pace;		/* enum hdd_write_pace */

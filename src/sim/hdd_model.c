@@ -134,6 +134,9 @@ static const struct sim_param hdd_params[] = {
 	{ "read_ahead_max", PARAM_BYTES, F(read_ahead_max), "bytes",
 	  "read_ahead=segment: the stream stops this far past the end of what the host has "
 	  "read, a multiple of 512 at most a segment (0: one segment)", 0, 1e12, NULL },
+	{ "stream_takes_segment", PARAM_SWITCH, F(stream_takes_segment), "",
+	  "a read miss's read-ahead stream takes the oldest read segment when it starts, its "
+	  "data gone at once (DiskSim's segments), not when the stream stops", 0, 0, NULL },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
