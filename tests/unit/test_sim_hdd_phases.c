@@ -2,7 +2,8 @@
  * test_sim_hdd_phases.c — the controller phases of the simulated hard disk
  * that DiskSim's drive descriptions give and that are off by default
  * (sim/hdd*.c): a read miss's water mark counted in sectors, its controller
- * time after the water mark and after its transfer, the read-ahead's limit,
+ * time after the water mark and after its transfer, the read-ahead's limit
+ * and the segment it takes,
  * a write's data preparation, a command that continues onto the next track,
  * and the seek and end of a write with a further disconnect. Requests go one
  * at a time, each submitted when the one before completed (plus a think time).
@@ -115,6 +116,25 @@ static void ahead_max(struct check_state *st)
 }
 
 /*
+ * Reads at 1 MiB, at 100 MiB, at 1 MiB again, on a drive of two segments (a
+ * read segment and the stream's): the third is a hit on the segment the
+ * first left, unless the second's stream took that segment when it started.
+ */
+static void takes_segment(struct check_state *st)
+{
+	uint64_t off[3] = { 1 << 20, 100 << 20, 1 << 20 };
+	uint32_t len[3] = { 4096, 4096, 4096 };
+	enum io_op op[3] = { IO_READ, IO_READ, IO_READ };
+	double kept[3], taken[3];
+
+	serve(NULL, 3, off, len, op, 20, kept);
+	serve("stream_takes_segment=on", 3, off, len, op, 20, taken);
+	CHECK(st, kept[2] < 1, "the first read's segment kept: %.4f ms, want a hit", kept[2]);
+	CHECK(st, taken[2] > 1.5, "taken by the second read's stream: %.4f ms, want a miss",
+	      taken[2]);
+}
+
+/*
  * Track 2 whole, then track 3 whole (its first sector comes 2 ms, the skew,
  * after track 2's end). Service of the second, ms.
  */
@@ -212,6 +232,7 @@ int main(void)
 	reconnect_sectors(&st);
 	read_phases(&st);
 	ahead_max(&st);
+	takes_segment(&st);
 	write_phases(&st);
 	redisconnect(&st);
 	return check_exit(&st, "test_sim_hdd_phases");
