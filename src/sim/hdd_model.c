@@ -418,10 +418,11 @@ static void hdd_describe(FILE *f, const void *config)
 		     "seek distance (of the stroke) where seek time turns linear");
 	}
 	line(f, "read_penalty", c->cmd_overhead_ms + c->access_overhead_ms + seek_ms +
-	     rev_ms / 2 + xfer_ms, "ms", "mean random 512 B read at QD1");
+	     rev_ms / 2 + xfer_ms + c->read_reselect_ms + c->read_done_ms, "ms",
+	     "mean random 512 B read at QD1");
 	line(f, "write_penalty", c->cmd_overhead_ms + c->write_overhead_ms +
-	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
-	     "mean random 512 B write at QD1 with write_cache off");
+	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms +
+	     c->write_done_ms, "ms", "mean random 512 B write at QD1 with write_cache off");
 	line(f, "segment", (double)(c->segment_bytes ? c->segment_bytes
 					   : (c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
 	     "buffer segment (read-ahead window)");
