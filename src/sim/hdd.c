@@ -125,10 +125,16 @@ static uint64_t sector_pace_start(const struct hdd *h, uint64_t data, uint64_t c
 	}
 }
 
+/* When a write-through's data start crossing the bus, its controller time done at ready. */
+static uint64_t write_data_start(const struct hdd *h, uint64_t ready, bool redisconnect)
+{
+	return ready + (redisconnect ? h->redisconnect_ns - h->reseek_ns : 0) + h->write_prep_ns;
+}
+
 /* A write-through's media start `start`, later by the revolutions it loses to its data. */
 static uint64_t sector_paced(struct hdd *h, const struct hdd_cmd *cmd, uint64_t start)
 {
-	uint64_t data = cmd->ready + (cmd->redisconnect ? h->redisconnect_ns : 0);
+	uint64_t data = write_data_start(h, cmd->ready, cmd->redisconnect);
 	uint64_t need = sector_pace_start(h, data, cmd->pos, cmd->pos + cmd->req->length);
 	uint64_t rev = (uint64_t)h->geom.rev_ns, lost;
 
@@ -136,6 +142,57 @@ static uint64_t sector_paced(struct hdd *h, const struct hdd_cmd *cmd, uint64_t 
 		return start;
 	lost = (need - start + rev - 1) / rev;
 	return start + lost * rev;
+}
+
+/*
+ * When a read miss whose media transfer runs from `start` to head_free starts
+ * its transfer to the host, counted from start (read_reconnect).
+ */
+static uint64_t reconnect_ns(const struct hdd *h, const struct hdd_cmd *cmd, uint64_t start)
+{
+	const struct hdd_geom *g = &h->geom;
+	uint64_t sectors = cmd->req->length / 512, k, u;
+
+	if (h->cfg.read_reconnect == HDD_RECONNECT_SHARE)
+		return (uint64_t)(((unsigned __int128)(h->head_free - start) * h->watermark_fp) >>
+				  32);
+	k = (uint64_t)(((unsigned __int128)(sectors < h->seg_bytes / 512 ? sectors
+									    : h->seg_bytes / 512) *
+			h->watermark_fp) >> 32);
+	k = k < 1 ? 1 : k > sectors ? sectors : k;
+	u = g->skewed ? hdd_u_of(g, cmd->pos) : (uint64_t)cmd->trk << 32 | cmd->ang;
+	return hdd_rev_ns(g, hdd_xfer_u(g, u, hdd_u_of(g, cmd->pos + k * 512)));
+}
+
+/*
+ * continue_switch: the positioning time from T of a command in `slot` that
+ * starts where the head stopped but on another track (its first sector opens
+ * the next track): the head switch (or the seek) from T, a write's settling,
+ * then the rotational wait; `reach` otherwise.
+ */
+static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+{
+	const struct hdd_queue *q = h->queue;
+	const struct hdd_geom *g = &h->geom;
+	uint32_t trk, last, c0, c1;
+	uint64_t move, data;
+
+	if (!h->cfg.continue_switch || q->pos[slot] != h->head_pos || h->head_pos < 512)
+		return reach;
+	/* the track whose skew its first sector takes, and the track the last byte was on */
+	trk = hdd_skew_track(g, hdd_u_of(g, h->head_pos));
+	last = (uint32_t)((hdd_u_of(g, h->head_pos) - 1) >> 32);
+	if (trk == last)
+		return reach;
+	c0 = hdd_cyl_of(g, last);
+	c1 = hdd_cyl_of(g, trk);
+	move = q->access[slot] + (c0 == c1 ? h->switch_ns : hdd_seek_ns(g, c1 > c0 ? c1 - c0
+										   : c0 - c1)) +
+	       (q->write[slot] ? h->settle_ns : 0);
+	data = q->data_at[slot] > T ? q->data_at[slot] - T : 0;
+	move = move > data ? move : data;
+	return move + hdd_rev_ns(g, (uint32_t)((uint32_t)q->ang[slot] -
+					       hdd_angle_in(g, T + move + h->phase0)));
 }
 
 static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
@@ -150,6 +207,7 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 	uint64_t d = req->offset + req->length, start, done;
 	bool write = cmd.write;
 
+	reach = continue_reach(h, slot, T, reach);
 	hdd_queue_remove(h->queue, slot);
 	hdd_queue_check(h->queue);
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
@@ -157,18 +215,17 @@ static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
-		uint64_t reconnect = (uint64_t)(((unsigned __int128)(h->head_free - start) *
-						 h->watermark_fp) >> 32);
 
-		done = start + reconnect + hdd_bus_ns(h, req->length);
-		done = done > last ? done : last;
+		done = start + reconnect_ns(h, &cmd, start) + h->read_reselect_ns +
+		       hdd_bus_ns(h, req->length);
+		done = (done > last ? done : last) + h->read_done_ns;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
 	} else {
-		done = cmd.ready + hdd_bus_write_ns(h, req->length) +
-		       (cmd.redisconnect ? h->redisconnect_ns : 0);
+		done = write_data_start(h, cmd.ready, cmd.redisconnect) +
+		       hdd_bus_write_ns(h, req->length);
 		done = done > h->head_free ? done : h->head_free;
-		done += h->write_done_ns;
+		done += cmd.redisconnect ? h->redone_ns : h->write_done_ns;
 		h->count.media_write_bytes += req->length;
 	}
 	hdd_push_done(h, req, done);
@@ -262,7 +319,7 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 {
 	bool write = req->op == IO_WRITE;
 	uint64_t u = hdd_u_of(&h->geom, req->offset), data_at = 0;
-	uint64_t data = ready + (redisconnect ? h->redisconnect_ns : 0);
+	uint64_t data = write_data_start(h, ready, redisconnect);
 
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
 		data_at = data + hdd_bus_write_ns(h, 512);	/* its first sector */
@@ -317,7 +374,8 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
 	} else {
-		enqueue(h, req, t, t + h->write_ns[after_write], after_write, redisconnect);
+		enqueue(h, req, t, t + h->write_ns[after_write] + (redisconnect ? h->reseek_ns : 0),
+			after_write, redisconnect);
 	}
 }
 
@@ -473,13 +531,19 @@ static void set_costs(struct hdd *h, const struct hdd_config *c, uint64_t seed)
 			      ? (uint64_t)(1e9 / (c->bus_write_mib_s * (1 << 20)) * 4294967296.0)
 			      : h->bus_fp;
 	h->write_done_ns = ms_ns(c->write_done_ms);
+	h->read_reselect_ns = ms_ns(c->read_reselect_ms);
+	h->read_done_ns = ms_ns(c->read_done_ms);
 	h->redisconnect_ns = ms_ns(c->write_redisconnect_ms);
+	h->write_prep_ns = ms_ns(c->write_prep_ms);
+	h->redone_ns = ms_ns(c->write_done_ms + c->redisconnect_done_ms);
+	h->reseek_ns = ms_ns(c->redisconnect_seek_ms);
 	h->write_seek_min_ns = ms_ns(c->write_seek_min_ms);
 	h->aging_fp = (uint64_t)(c->ncq_aging * 65536 + 0.5);
 	h->fuzz_fp = (uint64_t)(c->ncq_fuzz * 65536 + 0.5);
 	h->cache_bytes = c->cache_mib << 20;
 	h->seg_bytes = c->segment_bytes ? c->segment_bytes
 				       : h->cache_bytes / c->cache_segments / 512 * 512;
+	h->ahead_bytes = c->read_ahead_max ? c->read_ahead_max : h->seg_bytes;
 	rng_init(&r, seed);
 	h->phase0 = rng_below(&r, (uint64_t)h->geom.rev_ns);
 	h->head_pos = rng_below(&r, c->capacity / 512) * 512;

@@ -62,17 +62,26 @@ struct hdd_config {
 	double bus_mib_s;
 	double bus_write_mib_s;		/* 0: bus_mib_s */
 	double read_watermark;
+	unsigned read_reconnect;	/* enum hdd_read_reconnect */
+	double read_reselect_ms;	/* a read miss: from its water mark to its data's transfer */
+	double read_done_ms;		/* … from the end of that transfer to its completion */
 	uint64_t cache_mib;
 	uint64_t cache_segments;
 	uint64_t segment_bytes;		/* 0: cache / segments */
 	unsigned read_ahead;		/* enum hdd_read_ahead */
+	uint64_t read_ahead_max;	/* bytes the stream runs past the host (0: a segment) */
+	bool stream_takes_segment;	/* a new stream drops the oldest read segment at once */
 	bool write_cache;
 	double write_watermark;
 	unsigned write_pace;		/* enum hdd_write_pace */
 	double write_done_ms;
 	double write_redisconnect_ms;
+	double redisconnect_seek_ms;	/* such a write's seek starts this much later */
+	double redisconnect_done_ms;	/* change of write_done_ms after a further disconnect */
+	double write_prep_ms;		/* a write's data cross the bus this long after its overhead */
 	double write_seek_min_ms;
 	uint64_t write_start_sectors;
+	bool continue_switch;		/* a command continuing onto the next track switches heads */
 	uint64_t wcache_extents;
 	uint64_t ncq_depth;
 	double ncq_aging;
@@ -85,6 +94,13 @@ enum hdd_read_ahead {
 	HDD_AHEAD_TRACK,		/* to the end of the track after the read (and of the
 					   next one when the read crossed a track), no further */
 	HDD_AHEAD_WINDOW,		/* one segment past the read, over tracks, no further */
+};
+
+/* When a read miss's transfer to the host starts (read_reconnect). */
+enum hdd_read_reconnect {
+	HDD_RECONNECT_SHARE,		/* read_watermark of its media time has passed */
+	HDD_RECONNECT_SECTORS,		/* read_watermark of its sectors (rounded down, at
+					   least one) are read: DiskSim's water mark by size */
 };
 
 /* When a write-through's media transfer may start (write_pace). */
@@ -433,11 +449,15 @@ struct hdd {
 	uint64_t bus_fp;		/* ns per byte, 32.32 */
 	uint64_t bus_w_fp;		/* the same for write data */
 	uint64_t write_done_ns, redisconnect_ns, write_seek_min_ns;
+	uint64_t reseek_ns;		/* redisconnect_seek_ms */
+	uint64_t redone_ns;		/* write_done_ns of a write with a further disconnect */
+	uint64_t read_reselect_ns, read_done_ns, write_prep_ns;
 	uint64_t last_write_end;	/* byte after the last host write */
 	uint64_t phase0;		/* platter angle at time 0, as ns of rotation */
 	uint64_t aging_fp;		/* ncq_aging, 16.16 */
 	uint64_t fuzz_fp;		/* ncq_fuzz, 16.16: error of the drive's estimates */
 	uint64_t seg_bytes, cache_bytes;
+	uint64_t ahead_bytes;		/* the stream stops this far past the host's reads */
 	/* head */
 	uint64_t head_free;		/* the head is busy until then */
 	uint64_t head_pos;		/* byte after the last one transferred */

@@ -11,7 +11,9 @@
  * the miss; both keep only what they read ahead). A hit after a read that it
  * does not continue costs read_hit_jump_ms more. When the head is
  * given other work the stream stops and its last segment of data stays as a
- * read segment (the oldest one is dropped). With write_cache on, a write that
+ * read segment (the oldest one is dropped; with stream_takes_segment already
+ * when the stream starts, as the read that misses takes a segment of
+ * DiskSim's). With write_cache on, a write that
  * fits is taken into the buffer and acknowledged once its data have crossed
  * the bus; it becomes a dirty extent (merged with a dirty extent it extends
  * or lies inside) that hdd.c destages later, in any order; once on the
@@ -68,6 +70,8 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 	/* read_ahead=track and window keep only what they read ahead, not the host's data */
 	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
+	if (h->cfg.stream_takes_segment && h->nseg)	/* its segment's old data go now */
+		h->seg[h->seg_next] = (struct hdd_segment){ 0, 0 };
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
 		.consumed = start, .limit = stream_limit(h, lo, start, u0),
@@ -78,7 +82,7 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 {
 	const struct hdd_stream *st = &h->stream;
-	uint64_t s, cap = st->consumed + h->seg_bytes;
+	uint64_t s, cap = st->consumed + h->ahead_bytes;
 
 	if (cap > st->limit)
 		cap = st->limit;
@@ -137,7 +141,7 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	struct hdd_stream *st = &h->stream;
 	uint64_t ready;
 
-	if (!st->active || c < st->lo || c > st->consumed + h->seg_bytes || d > st->limit)
+	if (!st->active || c < st->lo || c > st->consumed + h->ahead_bytes || d > st->limit)
 		return UINT64_MAX;
 	if (c < st->consumed) {
 		uint64_t p = stream_pos(h, now);

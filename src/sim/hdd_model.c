@@ -16,6 +16,7 @@
 #define F(field) offsetof(struct hdd_config, field)
 
 static const char *const read_ahead_names[] = { "segment", "track", "window", NULL };
+static const char *const read_reconnect_names[] = { "share", "sectors", NULL };
 static const char *const write_pace_names[] = { "watermark", "sector", NULL };
 
 static const struct sim_param hdd_params[] = {
@@ -107,6 +108,17 @@ static const struct sim_param hdd_params[] = {
 	{ "read_watermark", PARAM_NUMBER, F(read_watermark), "",
 	  "share of a read miss in the buffer before its transfer to the host starts "
 	  "(0: as the media delivers)", 0, 1, NULL },
+	{ "read_reconnect", PARAM_CHOICE, F(read_reconnect), "",
+	  "a read miss's transfer to the host starts once read_watermark of its media time "
+	  "passed (share), or once that share of its sectors, rounded down (at least one, of "
+	  "a segment at most), were read, skews and gaps crossed before them counted in full "
+	  "(sectors)", 0, 0, read_reconnect_names },
+	{ "read_reselect_ms", PARAM_NUMBER, F(read_reselect_ms), "ms",
+	  "controller time of a read miss from its water mark to the start of its transfer to "
+	  "the host (reselect, data preparation)", 0, 50, NULL },
+	{ "read_done_ms", PARAM_NUMBER, F(read_done_ms), "ms",
+	  "controller time of a read miss from the end of its transfer to the host to its "
+	  "completion (status)", 0, 50, NULL },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
 	  "drive buffer for read-ahead and the write-back cache", 1, 4096, NULL },
 	{ "cache_segments", PARAM_COUNT, F(cache_segments), "",
@@ -119,6 +131,12 @@ static const struct sim_param hdd_params[] = {
 	  "the end of the track after it (track), or one segment past it over tracks, nothing "
 	  "after a hit (window); track and window keep only what they read ahead", 0, 0,
 	  read_ahead_names },
+	{ "read_ahead_max", PARAM_BYTES, F(read_ahead_max), "bytes",
+	  "read_ahead=segment: the stream stops this far past the end of what the host has "
+	  "read, a multiple of 512 at most a segment (0: one segment)", 0, 1e12, NULL },
+	{ "stream_takes_segment", PARAM_SWITCH, F(stream_takes_segment), "",
+	  "a read miss's read-ahead stream takes the oldest read segment when it starts, its "
+	  "data gone at once (DiskSim's segments), not when the stream stops", 0, 0, NULL },
 	{ "write_cache", PARAM_SWITCH, F(write_cache), "",
 	  "write-back: acknowledge a write once it is in the buffer", 0, 0, NULL },
 	{ "write_watermark", PARAM_NUMBER, F(write_watermark), "",
@@ -134,12 +152,26 @@ static const struct sim_param hdd_params[] = {
 	{ "write_redisconnect_ms", PARAM_NUMBER, F(write_redisconnect_ms), "ms",
 	  "a write after a write it does not continue gets its data this much later "
 	  "(a further disconnect and reconnect)", 0, 50, NULL },
+	{ "redisconnect_seek_ms", PARAM_NUMBER, F(redisconnect_seek_ms), "ms",
+	  "a write whose data come write_redisconnect_ms late starts its seek this much "
+	  "later (at most write_redisconnect_ms; its data do not move)", 0, 50, NULL },
+	{ "redisconnect_done_ms", PARAM_NUMBER, F(redisconnect_done_ms), "ms",
+	  "change of write_done_ms for a write whose data came write_redisconnect_ms late "
+	  "(another reselect; may be negative)", -50, 50, NULL },
+	{ "write_prep_ms", PARAM_NUMBER, F(write_prep_ms), "ms",
+	  "a write-through's data start crossing the bus this long after its controller time "
+	  "(data preparation; its seek is not held up)", 0, 50, NULL },
 	{ "write_seek_min_ms", PARAM_NUMBER, F(write_seek_min_ms), "ms",
 	  "a write-through's media transfer starts at least this long after its controller "
 	  "time and access overhead, even where the head stopped (a least seek)", 0, 50, NULL },
 	{ "write_start_sectors", PARAM_COUNT, F(write_start_sectors), "",
 	  "a write-through's media transfer starts once this many of its sectors (all, if "
 	  "fewer) came (0: no such wait)", 0, 1e6, NULL },
+	{ "continue_switch", PARAM_SWITCH, F(continue_switch), "",
+	  "a host command that starts where the head stopped, at the first sector of the "
+	  "next track, still moves there from its start (head switch or one-cylinder seek, "
+	  "a write's settling; DiskSim's seek per command) instead of only waiting for the "
+	  "skew; exact at ncq_depth 1, the pick does not weigh it", 0, 0, NULL },
 	{ "wcache_extents", PARAM_COUNT, F(wcache_extents), "",
 	  "dirty extents the write cache holds; destaging reorders among them", 1, 4096, NULL },
 	{ "ncq_depth", PARAM_COUNT, F(ncq_depth), "",
@@ -191,6 +223,12 @@ static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "after_write_write_ms %g below -(cmd_overhead_ms + "
 				  "write_overhead_ms) = %g", c->after_write_write_ms,
 				  -(c->cmd_overhead_ms + c->write_overhead_ms));
+	if (c->redisconnect_seek_ms > c->write_redisconnect_ms)
+		return errmsg_set(err, -EINVAL, "redisconnect_seek_ms %g above write_redisconnect_ms "
+				  "%g", c->redisconnect_seek_ms, c->write_redisconnect_ms);
+	if (c->write_done_ms + c->redisconnect_done_ms < 0)
+		return errmsg_set(err, -EINVAL, "redisconnect_done_ms %g below -write_done_ms = %g",
+				  c->redisconnect_done_ms, -c->write_done_ms);
 	return 0;
 }
 
@@ -291,6 +329,11 @@ static int hdd_check(const void *config, struct errmsg *err)
 				  "most cache_mib / cache_segments (%llu)",
 				  (unsigned long long)c->segment_bytes,
 				  (unsigned long long)((c->cache_mib << 20) / c->cache_segments));
+	if (c->read_ahead_max % 512 ||
+	    c->read_ahead_max > (c->segment_bytes ? c->segment_bytes
+						  : (c->cache_mib << 20) / c->cache_segments))
+		return errmsg_set(err, -EINVAL, "read_ahead_max %llu: not a multiple of 512 bytes "
+				  "at most a segment", (unsigned long long)c->read_ahead_max);
 	ret = overheads_check(c, err);
 	if (ret)
 		return ret;
@@ -375,10 +418,11 @@ static void hdd_describe(FILE *f, const void *config)
 		     "seek distance (of the stroke) where seek time turns linear");
 	}
 	line(f, "read_penalty", c->cmd_overhead_ms + c->access_overhead_ms + seek_ms +
-	     rev_ms / 2 + xfer_ms, "ms", "mean random 512 B read at QD1");
+	     rev_ms / 2 + xfer_ms + c->read_reselect_ms + c->read_done_ms, "ms",
+	     "mean random 512 B read at QD1");
 	line(f, "write_penalty", c->cmd_overhead_ms + c->write_overhead_ms +
-	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms, "ms",
-	     "mean random 512 B write at QD1 with write_cache off");
+	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms +
+	     c->write_done_ms, "ms", "mean random 512 B write at QD1 with write_cache off");
 	line(f, "segment", (double)(c->segment_bytes ? c->segment_bytes
 					   : (c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
 	     "buffer segment (read-ahead window)");
