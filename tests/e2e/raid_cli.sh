@@ -89,8 +89,8 @@ bad_input() {	# bad_input OPTION ARGS...
 	shift
 	status=$(run_status "$IOMODEL" raid "$@" -o "$work/never.json")
 	ok "raid $* exits 2" [ "$status" -eq 2 ]
-	ok "raid $*: one line naming $opt" \
-		[ "$(wc -l <"$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"
+	ok "raid $*: one line" [ "$(wc -l <"$work/err")" -eq 1 ]
+	ok "raid $*: naming $opt" grep -qF -- "$opt" "$work/err"
 	ok "raid $*: nothing written" [ ! -e "$work/never.json" ]
 }
 bad_input --disks --level 5 --disks 2 --member "$member"
