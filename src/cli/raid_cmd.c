@@ -158,7 +158,10 @@ static int apply_layout_option(struct raid_options *o, int id, const char *arg)
 		return 0;
 	case OPT_MEMBER_FIT: o->member_fit = arg; return 0;
 	case OPT_MIXED: o->allow_mixed = true; return 0;
-	case OPT_CAPACITY: return size_opt("--capacity", arg, &o->capacity);
+	case OPT_CAPACITY:
+		if (size_opt("--capacity", arg, &o->capacity))
+			return EXIT_BAD_INPUT;
+		return o->capacity ? 0 : bad("--capacity '%s': must be positive", arg);
 	}
 	return -1;
 }

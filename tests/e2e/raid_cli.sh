@@ -66,6 +66,7 @@ ok "predict at the planned depth is within 10 % of the plan ($planned IOPS)" \
 	json_true "$work/pred.json" "abs(d['iops'] / $planned - 1) < 0.10"
 "$IOMODEL" report "$work/array.json" -o "$work/array.html" >/dev/null 2>&1
 ok "report draws the array model" [ -s "$work/array.html" ]
+ok "its spec sheet gives the row as the erase block" grep -qF '<td>192 KiB (raid row)</td>' "$work/array.html"
 
 # a simulated member, characterized on the way: its zone rates reach the link verdict
 "$IOMODEL" raid --level 10 --disks 4 --member sim:wd6400aaks --link 1gbe --json \
@@ -100,6 +101,7 @@ bad_input --stripe --level 0 --disks 2 --stripe 1000 --member "$member"
 bad_input --afr --level 1 --disks 2 --afr 0 --member "$member"
 bad_input --afr --level 1 --disks 2 --afr 100% --member "$member"
 bad_input --level --level 4 --disks 3 --member "$member"
+bad_input --capacity --level 5 --disks 4 --capacity 0 --member "$member"
 "$IOMODEL" characterize --target sim:ocz-core --quick -o "$work/ocz.json" >/dev/null 2>&1
 bad_input --allow-mixed --level 0 --disks 2 --member "$member" --member "$work/ocz.json"
 "$IOMODEL" raid --level 0 --disks 2 --member "$work/ocz.json" --qd 8 --json >"$work/ocz-plan.json" 2>&1
