@@ -18,6 +18,7 @@
 #include "io/model_output.h"
 #include "io/output_file.h"
 #include "io/run_output.h"
+#include "model/erase_block.h"
 #include "model/raid.h"
 #include "util/units.h"
 
@@ -77,7 +78,7 @@ void cmd_raid_usage(FILE *f)
 	      "  --mtu N              1500 (standard) or 9000 (jumbo) frames (1500)\n"
 	      "output:\n"
 	      "  --json               print the plan as JSON (schema iomodel.raid/1)\n"
-	      "  -o, --output FILE    write the array's drive model (iomodel.model/1) for\n"
+	      "  -o, --output FILE    write the array's drive model (iomodel.model/2) for\n"
 	      "                       'iomodel predict' and 'iomodel report'\n"
 	      "\n"
 	      "MTTDL under-states real double failures; the figures assume independent\n"
@@ -419,7 +420,6 @@ static const char *write_method(const struct raid_plan *p)
 	return p->rand[IO_WRITE].shape.reconstruct ? "reconstruct-write" : "read-modify-write";
 }
 
-/* The array as a drive model: first order, the row as "erase block", QD from the MVA. */
 /*
  * The array's first-order model as the one fitted depth of a drive model
  * (drive_model.h: has_first_order holds exactly when there is a depth).
@@ -437,9 +437,49 @@ static int array_depth(struct op_model *om)
 	return 0;
 }
 
-static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
+/* The plan's random IOs of --bs at depths 1 .. 64 into pts; how many (7 unless one failed). */
+static size_t array_depth_points(const struct raid_plan *p, enum io_op op, struct perf_point *pts)
 {
 	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64 };
+	const struct raid_options *o = p->o;
+	size_t n = 0;
+
+	for (size_t i = 0; i < 7; i++) {
+		struct raid_perf r;
+		struct errmsg err;
+
+		if (raid_random_perf(&o->layout, p->m, op, o->bs, o->bs, depths[i], p->shared, &r,
+				     &err))
+			break;
+		pts[n++] = (struct perf_point){ .op = op, .random = true, .size = o->bs,
+						.qd = depths[i], .iops = r.iops,
+						.mean_lat_s = r.mean_lat_s, .align = o->bs };
+	}
+	return n;
+}
+
+/*
+ * The access penalty of the array's model for op: the one that gives the
+ * plan's own time per IO of --bs at QD1 (t1), less its transfer and, for a
+ * parity write, its expected partial-row merges. The members' penalty alone
+ * would miss what the layout does to it: RAID 1/10 reads from the nearer
+ * head, mirrored and parity writes waiting for the slowest of their
+ * members. The members' penalty where the plan has no QD1 figure.
+ */
+static double array_penalty(const struct raid_plan *p, enum io_op op, double t1)
+{
+	const struct raid_first_order *fo = &p->fo;
+	double merges = 0, pen;
+
+	if (op == IO_WRITE && fo->partial_s > 0)
+		merges = erase_block_expected_merges(p->o->bs, p->o->bs, (double)fo->row_bytes);
+	pen = t1 - merges * fo->partial_s - (double)p->o->bs / fo->str_bps[op];
+	return t1 > 0 && pen > 0 ? pen : fo->penalty_s[op];
+}
+
+/* The array as a drive model: first order, the row as "erase block", QD from the MVA. */
+static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
+{
 	const struct raid_options *o = p->o;
 
 	memset(dm, 0, sizeof(*dm));
@@ -447,11 +487,13 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 		struct op_model *om = &dm->op[op];
 		struct perf_point pts[7];
 		struct errmsg err;
-		size_t n = 0;
+		size_t n = array_depth_points(p, (enum io_op)op, pts);
+		double pen = 0;
 
 		if (p->fo.str_bps[op] > 0) {
+			pen = array_penalty(p, (enum io_op)op, n ? pts[0].mean_lat_s : 0);
 			om->has_first_order = true;
-			om->fit.penalty_s = p->fo.penalty_s[op] + (op == IO_WRITE ? p->fo.partial_s : 0);
+			om->fit.penalty_s = pen + (op == IO_WRITE ? p->fo.partial_s : 0);
 			om->fit.str_bps = p->fo.str_bps[op];
 			om->fit.str_lo_bps = om->fit.str_hi_bps = om->fit.str_bps;
 			om->fit.penalty_lo_s = om->fit.penalty_hi_s = om->fit.penalty_s;
@@ -463,23 +505,13 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 
 			om->has_erase_block = e->detected = true;
 			e->unit_bytes = (double)p->fo.row_bytes;
-			e->penalty_s = p->fo.penalty_s[op];
+			e->penalty_s = pen;
 			e->write_bps = e->read_bps = p->fo.str_bps[op];
 			if (p->fo.str_bps[IO_READ] > 0)
 				e->read_bps = p->fo.str_bps[IO_READ];
 			e->merge_s = p->fo.partial_s;
 			om->erase_block_bytes = e->unit_bytes;
 			om->erase_block_method = "raid row";
-		}
-		for (size_t i = 0; i < 7; i++) {
-			struct raid_perf r;
-
-			if (raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs, depths[i],
-					     p->shared, &r, &err))
-				break;
-			pts[n++] = (struct perf_point){ .op = (enum io_op)op, .random = true,
-							.size = o->bs, .qd = depths[i], .iops = r.iops,
-							.mean_lat_s = r.mean_lat_s, .align = o->bs };
 		}
 		om->qd_size = o->bs;
 		om->has_qd = n == 7 && !qd_fit(pts, n, &om->qd, &err);
