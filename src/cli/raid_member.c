@@ -157,10 +157,14 @@ static void member_finish(struct raid_member_src *src)
 	m->iops_at = member_iops;
 	m->ctx = src;
 	for (int op = IO_READ; op <= IO_WRITE && src->has_model; op++) {
-		if (!src->dm.op[op].has_first_order)
+		const struct op_model *om = &src->dm.op[op];
+
+		if (!om->has_first_order)
 			continue;
-		m->str_bps[op] = src->dm.op[op].fit.str_bps;
-		m->penalty_s[op] = src->dm.op[op].fit.penalty_s;
+		/* a capped fit's line runs past the cap: the member's sustained rate is the cap */
+		m->str_bps[op] = om->depths[0].has_caps ? fmin(om->fit.str_bps, om->depths[0].caps.bps)
+							: om->fit.str_bps;
+		m->penalty_s[op] = om->fit.penalty_s;
 	}
 	if (m->penalty_s[IO_READ] > 0)
 		m->ssd = m->penalty_s[IO_READ] < 1e-3;

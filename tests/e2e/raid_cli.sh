@@ -89,6 +89,12 @@ ok "raid --member sim:wd6400aaks exits 0" [ $? -eq 0 ]
 ok "its capacity and zone rates come from the preset" \
 	json_true "$work/simm.json" "d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536) and d['link']['zones_known'] and d['link']['array_outer_mib_s'] == 216"
 
+# an SSD whose writes fit a capped line (X25-M G2: the line's STR far above its
+# 100 MB/s cap): the rebuild runs at the cap, not at the line's STR
+"$IOMODEL" raid --level 1 --disks 2 --member sim:intel-x25m-g2 --json >"$work/x25.json" 2>&1
+ok "an X25-M G2 member is rebuilt at its sustained write rate (~100 MB/s)" \
+	json_true "$work/x25.json" "90 < d['raid']['rebuild_mib_s'] < 110"
+
 # the link
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 1gbe >"$work/link.txt" 2>&1
 ok "raid --link exits 0" [ $? -eq 0 ]
