@@ -133,6 +133,10 @@ ok "--shared-latency overrides the default" \
 	json "$work/ocz-shared.json" 'd["raid"]["shared_latency"] and not d["raid"]["shared_latency_default"]'
 ok "--allow-mixed lets them mix" \
 	"$IOMODEL" raid --level 0 --disks 2 --member "$member" --member "$work/ocz.json" --allow-mixed
+"$IOMODEL" raid --level 1 --disks 2 --member "$work/ocz.json" --member "$member" --allow-mixed \
+	--json >"$work/mixed.json" 2>&1
+ok "a mixed array's default AFR is the HDD's 1.5 %, whichever member comes first" \
+	json_true "$work/mixed.json" "d['raid']['member_afr_percent'] == 1.5"
 bad_input --member --level 0 --disks 3 --member "$member" --member "$member"
 # --- against the real array: one MX200's fio runs predict the three-drive RAID 0
 shared=${SHARED_DATA:-$(dirname "$0")/../../../shared/data}
