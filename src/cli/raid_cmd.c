@@ -49,6 +49,9 @@ void cmd_raid_usage(FILE *f)
 	      "                       queue depth are used as they are\n"
 	      "  --allow-mixed        allow HDD and SSD members in one array\n"
 	      "  --capacity SIZE      bytes per member when the member does not say\n"
+	      "  --profile FILE       the members' transfer rate across the disk ('iomodel\n"
+	      "                       profile --json'): its outer and inner end for --link,\n"
+	      "                       its size as the capacity, where a member does not say\n"
 	      "workload:\n"
 	      "  --bs SIZE            random IO size (4k)\n"
 	      "  --qd N               random IOs in flight on the array, 1-4096 (1)\n"
@@ -95,11 +98,12 @@ struct raid_options {
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
 	const char *link, *output;
+	const char *profile;		/* --profile FILE, or NULL */
 };
 
 enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_MIXED,
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
-       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED };
+       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED, OPT_PROFILE };
 
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
@@ -159,6 +163,7 @@ static int apply_layout_option(struct raid_options *o, int id, const char *arg)
 		return 0;
 	case OPT_MEMBER_FIT: o->member_fit = arg; return 0;
 	case OPT_MIXED: o->allow_mixed = true; return 0;
+	case OPT_PROFILE: o->profile = arg; return 0;
 	case OPT_CAPACITY:
 		if (size_opt("--capacity", arg, &o->capacity))
 			return EXIT_BAD_INPUT;
@@ -237,6 +242,7 @@ static int parse_raid_args(struct raid_options *o, int argc, char **argv)
 		{ "member-fit", required_argument, NULL, OPT_MEMBER_FIT },
 		{ "allow-mixed", no_argument, NULL, OPT_MIXED },
 		{ "capacity", required_argument, NULL, OPT_CAPACITY },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "bs", required_argument, NULL, OPT_BS },
 		{ "qd", required_argument, NULL, OPT_QD },
 		{ "large", required_argument, NULL, OPT_LARGE },
@@ -406,6 +412,27 @@ static void plan_reliability(struct raid_plan *p)
 	raid_reliability(&o->layout, &in, &p->rel);
 }
 
+/*
+ * --profile: the zone rates of the members that have none, and the
+ * capacity of those that do not say (unless --capacity gives it).
+ */
+static int apply_profile(const struct raid_options *o, struct raid_member_src *srcs,
+			 unsigned loaded)
+{
+	struct raid_profile prof;
+	int status = raid_member_profile_load(o->profile, &prof);
+
+	for (unsigned i = 0; i < loaded && status == EXIT_OK; i++) {
+		if (!(srcs[i].outer_bps > 0)) {
+			srcs[i].outer_bps = prof.outer_bps;
+			srcs[i].inner_bps = prof.inner_bps;
+		}
+		if (!srcs[i].m.capacity && !o->capacity)
+			srcs[i].m.capacity = prof.size;
+	}
+	return status;
+}
+
 static int load_members(struct raid_options *o, struct raid_member_src *srcs, unsigned *loaded)
 {
 	unsigned distinct = o->member_fit ? 1 : o->n_members;
@@ -414,6 +441,8 @@ static int load_members(struct raid_options *o, struct raid_member_src *srcs, un
 	for (unsigned i = 0; i < distinct && status == EXIT_OK; i++, (*loaded)++)
 		status = raid_member_load(&srcs[i], o->member_fit ? o->member_fit : o->member[i],
 					  o->member_fit != NULL);
+	if (status == EXIT_OK && o->profile)
+		status = apply_profile(o, srcs, *loaded);
 	return status;
 }
 

@@ -103,6 +103,18 @@ ok "1GbE at MTU 1500 carries 112.2 MiB/s" grep -q '= 112.2 MiB/s' "$work/link.tx
 ok "two WD6400AAKS in RAID 0 outrun gigabit Ethernet" grep -q '^verdict: the link limits' "$work/link.txt"
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 10gbe --mtu 9000 >"$work/link.txt" 2>&1
 ok "but not 10GbE" grep -q '^verdict: the array limits' "$work/link.txt"
+# a real disk's model knows neither its ends nor its size: --profile gives both
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["source"] = "/dev/sdz"
+json.dump(d, open(sys.argv[2], "w"))' "$member" "$work/real.json"
+"$IOMODEL" profile --target sim:wd6400aaks --json >"$work/prof.json" 2>/dev/null
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/real.json" --link 1gbe --json >"$work/np.json" 2>&1
+ok "a real disk's model alone: zone rates and capacity unknown" \
+	json_true "$work/np.json" "not d['link']['zones_known'] and d['raid']['capacity_bytes'] is None"
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/real.json" --link 1gbe --profile "$work/prof.json" \
+	--json >"$work/wp.json" 2>&1
+ok "with --profile: its ends (2 x ~108 and ~62 MiB/s) and its size (2 x 640 GB)" \
+	json_true "$work/wp.json" "d['link']['zones_known'] and 200 < d['link']['array_outer_mib_s'] < 220 \
+	and 120 < d['link']['array_inner_mib_s'] < 135 and d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536)"
 
 # bad input: one line naming the option, status 2, nothing written
 bad_input() {	# bad_input OPTION ARGS...
@@ -122,6 +134,7 @@ bad_input --afr --level 1 --disks 2 --afr 0 --member "$member"
 bad_input --afr --level 1 --disks 2 --afr 100% --member "$member"
 bad_input --level --level 4 --disks 3 --member "$member"
 bad_input --capacity --level 5 --disks 4 --capacity 0 --member "$member"
+bad_input --profile --level 0 --disks 2 --member "$work/real.json" --profile "$member"
 "$IOMODEL" characterize --target sim:ocz-core --quick -o "$work/ocz.json" >/dev/null 2>&1
 bad_input --allow-mixed --level 0 --disks 2 --member "$member" --member "$work/ocz.json"
 "$IOMODEL" raid --level 0 --disks 2 --member "$work/ocz.json" --qd 8 --json >"$work/ocz-plan.json" 2>&1
