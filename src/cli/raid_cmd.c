@@ -281,7 +281,7 @@ struct raid_plan {
 	double large_s[2];		/* QD1 seconds of the large transfer, 0 unknown */
 	struct raid_io_shape large_shape;
 	bool afr_default;
-	bool afr_ssd;		/* every member an SSD: the SSD default AFR */
+	bool all_ssd;		/* every member an SSD: the SSD default AFR, no zones */
 	bool shared, shared_default;	/* the queueing reading used; chosen by the members */
 	double afr, rebuild_bps;
 	struct raid_reliability rel;
@@ -392,10 +392,10 @@ static void plan_reliability(struct raid_plan *p)
 	double w = INFINITY;
 
 	p->afr_default = !(o->afr > 0);
-	p->afr_ssd = true;	/* the SSD default only when no member is an HDD (--allow-mixed) */
+	p->all_ssd = true;	/* the SSD default only when no member is an HDD (--allow-mixed) */
 	for (unsigned i = 0; i < o->layout.disks; i++)
-		p->afr_ssd &= p->m[i]->ssd;
-	p->afr = p->afr_default ? (p->afr_ssd ? SSD_AFR : HDD_AFR) : o->afr;
+		p->all_ssd &= p->m[i]->ssd;
+	p->afr = p->afr_default ? (p->all_ssd ? SSD_AFR : HDD_AFR) : o->afr;
 	for (unsigned i = 0; i < o->layout.disks; i++) {
 		double s = p->m[i]->str_bps[IO_WRITE] > 0 ? p->m[i]->str_bps[IO_WRITE]
 							   : p->m[i]->str_bps[IO_READ];
@@ -728,7 +728,7 @@ static void print_reliability(const struct raid_plan *p)
 	char cap[32];
 
 	printf("\nfailure (member AFR %.3g %%%s):\n", 100 * p->afr, p->afr_default
-	       ? (p->afr_ssd ? ", SSD default: Backblaze SSD boot drives"
+	       ? (p->all_ssd ? ", SSD default: Backblaze SSD boot drives"
 			       : ", HDD default: Backblaze drive stats 2023-2025") : "");
 	printf("  annual loss without repair  %.4g %%\n", 100 * r->annual_loss);
 	if (p->smallest && p->rebuild_bps > 0) {
@@ -772,7 +772,8 @@ static int print_text(const struct raid_plan *p)
 		       100 * p->link_payload_bps * 8 / o->link_bps, p->link_payload_bps / MIB);
 		printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the inner%s\n",
 		       p->outer_bps / MIB, p->inner_bps / MIB,
-		       p->zones_known ? "" : " (zone rates unknown: average STR)");
+		       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
+				   : " (zone rates unknown: average STR; see --profile)");
 		printf("verdict: %s\n", link_verdict(p, verdict, sizeof(verdict)));
 	}
 	return ferror(stdout) ? EXIT_FAILED : EXIT_OK;
