@@ -758,11 +758,11 @@ static int print_text(const struct raid_plan *p)
 	       raid_level_name(o->layout.level), o->layout.disks, p->m[0]->name, stripe, row);
 	if (p->capacity) {
 		format_size(cap, sizeof(cap), p->capacity);
-		printf("capacity %s (%llu bytes): %u of %u members hold data\n", cap,
+		printf("capacity %s (%llu bytes): %u of %u members' capacity is usable\n", cap,
 		       (unsigned long long)p->capacity, raid_data_disks(&o->layout), o->layout.disks);
 	} else {
-		printf("capacity unknown (%u data members; give --capacity)\n",
-		       raid_data_disks(&o->layout));
+		printf("capacity unknown (%u of %u members' capacity is usable; give --capacity)\n",
+		       raid_data_disks(&o->layout), o->layout.disks);
 	}
 	print_performance(p);
 	print_reliability(p);
