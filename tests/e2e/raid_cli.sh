@@ -81,6 +81,10 @@ done
 "$IOMODEL" report "$work/array.json" -o "$work/array.html" >/dev/null 2>&1
 ok "report draws the array model" [ -s "$work/array.html" ]
 ok "its spec sheet gives the row as the erase block" grep -qF '<td>192 KiB (raid row)</td>' "$work/array.html"
+"$IOMODEL" raid --level 5 --disks 4 --member "$member" --json >"$work/plan.json" 2>/dev/null
+st=$(run_status "$IOMODEL" report "$work/plan.json" -o "$work/plan.html")
+ok "report of the plan (raid --json), not the model: exit 2, pointing to raid -o" \
+	bash -c "[ $st -eq 2 ] && grep -q 'raid -o FILE' '$work/err' && [ ! -e '$work/plan.html' ]"
 
 # a simulated member, characterized on the way: its zone rates reach the link verdict
 "$IOMODEL" raid --level 10 --disks 4 --member sim:wd6400aaks --link 1gbe --json \
