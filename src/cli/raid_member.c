@@ -171,6 +171,9 @@ static void member_finish(struct raid_member_src *src)
 		m->ssd = m->penalty_s[IO_READ] < 1e-3;
 	else
 		m->ssd = qd1 > 1000;	/* 4 KiB reads at QD1 under 1 ms */
+	/* a disk's write without cache costs a read and more (settling): far less, a cache took it */
+	m->write_cached = !m->ssd && m->penalty_s[IO_WRITE] > 0 &&
+			  m->penalty_s[IO_WRITE] < 0.75 * m->penalty_s[IO_READ];
 }
 
 /*
