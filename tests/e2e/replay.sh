@@ -177,5 +177,5 @@ ok "no TRACE: exit 2" bash -c "[ $st -eq 2 ] && grep -q TRACE '$work/err'"
 st=$(run_status "$IOMODEL" replay --target sim:wd6400aaks /dev/zero)
 ok "/dev/zero as a trace: exit 2, not a regular file" bash -c "[ $st -eq 2 ] && grep -q 'regular file' '$work/err'"
 st=$(run_status "$IOMODEL" replay --target sim:wd6400aaks --device 3 "$work/rand.trace")
-ok "--device with no requests: exit 2" bash -c "[ $st -eq 2 ] && grep -q 'no requests for device 3' '$work/err'"
+ok "--device with no requests: exit 2" bash -c "[ $st -eq 2 ] && grep -q -- '--device 3: no requests' '$work/err'"
 finish
