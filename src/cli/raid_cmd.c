@@ -677,34 +677,35 @@ static int print_json(const struct raid_plan *p)
 static void print_op_line(const char *what, double iops, double bs, double lat_s)
 {
 	if (!(iops > 0)) {
-		printf("  %-28s -\n", what);
+		printf("  %-32s -\n", what);
 		return;
 	}
-	printf("  %-28s %10.4g IOPS %10.4g MiB/s %10.4g ms\n", what, iops, iops * bs / MIB,
+	printf("  %-32s %10.4g IOPS %10.4g MiB/s %10.4g ms\n", what, iops, iops * bs / MIB,
 	       lat_s * 1e3);
 }
 
 static void print_performance(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
-	char bs[32], large[32], what[64];
+	char bs[32], large[32], rows[32], what[64];
 
 	format_size(bs, sizeof(bs), o->bs);
 	format_size(large, sizeof(large), o->large);
+	format_size(rows, sizeof(rows), p->fo.row_bytes);
 	printf("\nperformance (members' figures through the layout; queueing: %s%s):\n",
 	       p->shared ? "shared latency" : "each member's own curve",
 	       p->shared_default ? ", by the members' kind" : "");
 	for (int op = IO_READ; op <= IO_WRITE; op++) {
 		double str = p->fo.str_bps[op], row = (double)p->fo.row_bytes;
 
-		snprintf(what, sizeof(what), "sequential %s", op ? "write" : "read");
+		snprintf(what, sizeof(what), "sequential %s %s rows", op ? "write" : "read", rows);
 		print_op_line(what, str / row, row, row / str);
 		snprintf(what, sizeof(what), "random %s %s QD%llu", op ? "write" : "read", bs,
 			 (unsigned long long)o->qd);
 		if (p->has_rand[op])
 			print_op_line(what, p->rand[op].iops, (double)o->bs, p->rand[op].mean_lat_s);
 		else
-			printf("  %-28s - (%s)\n", what, p->rand_note[op]);
+			printf("  %-32s - (%s)\n", what, p->rand_note[op]);
 		snprintf(what, sizeof(what), "random %s %s QD1", op ? "write" : "read", large);
 		print_op_line(what, p->large_s[op] > 0 ? 1 / p->large_s[op] : 0, (double)o->large,
 			      p->large_s[op]);
