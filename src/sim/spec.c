@@ -55,15 +55,6 @@ int sim_spec_set(struct sim_spec *spec, const char *key, const char *value,
 	return sim_param_set(spec->model->params, spec->config, key, value, err);
 }
 
-/* Whether `key` is one of the settings before `item` in `list` (each "key\0value\0" by now). */
-static bool set_before(const char *list, const char *item, const char *key)
-{
-	for (const char *p = list; p < item; p += strlen(p) + 1, p += strlen(p) + 1)
-		if (!strcmp(p, key))
-			return true;
-	return false;
-}
-
 /* Apply "key=value,key=value" (modified in place). `where` prefixes errors. */
 static int apply_settings(struct sim_spec *spec, char *list, const char *where,
 			  struct errmsg *err)
@@ -79,8 +70,6 @@ static int apply_settings(struct sim_spec *spec, char *list, const char *where,
 		if (!eq || eq == item)
 			return errmsg_set(err, -EINVAL, "%s'%s': expected key=value", where, item);
 		*eq = '\0';
-		if (set_before(list, item, item))
-			return errmsg_set(err, -EINVAL, "%s%s: given twice", where, item);
 		ret = sim_spec_set(spec, item, eq + 1, err);
 		if (ret) {
 			struct errmsg inner = *err;

@@ -88,8 +88,6 @@ expect_bad "unknown parameter 'warp'" run --target sim:ocz-core,warp=9
 expect_bad "rpm 'fast'" run --target sim:wd6400aaks,rpm=fast
 expect_bad "expected key=value" run --target sim:ocz-core,trim
 expect_bad "trim 'maybe': expected on or off" run --target sim:ocz-core,trim=maybe
-expect_bad "rpm: given twice" run --target sim:wd6400aaks,rpm=7200,rpm=5400
-expect_bad "stripe: given twice" run --target sim:raid5,stripe=64k,stripe=128k
 expect_bad "ftl 'hybrid'" run --target sim:ocz-core,ftl=hybrid
 expect_bad "fault_eio '5g'" run --target sim:ocz-core,fault_eio=5g
 expect_bad "erase_block_kib" run --target sim:ssd,erase_block_kib=6
