@@ -16,6 +16,7 @@ packages=(
 	python3 e2fsprogs util-linux             # tests: JSON checks, mkfs, losetup
 	chromium                                 # tests: the report rendered by a browser
 	fio                                      # bench/: the peer iomodel is compared with
+	blktrace                                 # tests: blkparse's own text for replay
 	libopenmpi-dev openmpi-bin               # optional: mpirun -n N iomodel run (build: mpi on)
 	clang libclang-rt-14-dev                 # fuzz/: libFuzzer harnesses (tests/e2e/fuzz.sh)
 )

@@ -8,7 +8,8 @@
  * cooperative task work otherwise. Queued requests become SQEs only in
  * submit_and_reap, which hands them to the kernel in growing chunks
  * (backend_submit_chunk()); the io_uring_enter() of the last chunk also
- * waits for completions (so a batch of one is one system call), and all
+ * waits for completions (so a batch of one is one system call; a poll, with
+ * none to wait for, still asks for events), and all
  * completions present are reaped in one batch and stamped with one clock
  * reading.
  */
@@ -88,7 +89,16 @@ static int submit_chunks(struct uring_backend *ub, unsigned min_complete)
 		ret = 0;
 	}
 	q->count = 0;
-	return ret < 0 ? ret : io_uring_submit_and_wait(&ub->ring, min_complete);
+	if (ret < 0)
+		return ret;
+	/*
+	 * Nothing to wait for (a poll: backend_reap_until): still enter for
+	 * events, since with deferred task work the kernel posts completions
+	 * only then; io_uring_submit alone left them unseen until a later
+	 * wait, and a timed replay's IOs "took" until its queue filled.
+	 */
+	return min_complete ? io_uring_submit_and_wait(&ub->ring, min_complete)
+			    : io_uring_submit_and_get_events(&ub->ring);
 }
 
 static int uring_submit_and_reap(struct backend *be, unsigned min_complete,

@@ -18,6 +18,7 @@
 #include "io/model_output.h"
 #include "io/output_file.h"
 #include "io/run_output.h"
+#include "model/erase_block.h"
 #include "model/raid.h"
 #include "util/units.h"
 
@@ -48,6 +49,9 @@ void cmd_raid_usage(FILE *f)
 	      "                       queue depth are used as they are\n"
 	      "  --allow-mixed        allow HDD and SSD members in one array\n"
 	      "  --capacity SIZE      bytes per member when the member does not say\n"
+	      "  --profile FILE       the members' transfer rate across the disk ('iomodel\n"
+	      "                       profile --json'): its outer and inner end for --link,\n"
+	      "                       its size as the capacity, where a member does not say\n"
 	      "workload:\n"
 	      "  --bs SIZE            random IO size (4k)\n"
 	      "  --qd N               random IOs in flight on the array, 1-4096 (1)\n"
@@ -77,7 +81,7 @@ void cmd_raid_usage(FILE *f)
 	      "  --mtu N              1500 (standard) or 9000 (jumbo) frames (1500)\n"
 	      "output:\n"
 	      "  --json               print the plan as JSON (schema iomodel.raid/1)\n"
-	      "  -o, --output FILE    write the array's drive model (iomodel.model/1) for\n"
+	      "  -o, --output FILE    write the array's drive model (iomodel.model/2) for\n"
 	      "                       'iomodel predict' and 'iomodel report'\n"
 	      "\n"
 	      "MTTDL under-states real double failures; the figures assume independent\n"
@@ -94,11 +98,12 @@ struct raid_options {
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
 	const char *link, *output;
+	const char *profile;		/* --profile FILE, or NULL */
 };
 
 enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_MIXED,
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
-       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED };
+       OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED, OPT_PROFILE };
 
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
@@ -158,7 +163,11 @@ static int apply_layout_option(struct raid_options *o, int id, const char *arg)
 		return 0;
 	case OPT_MEMBER_FIT: o->member_fit = arg; return 0;
 	case OPT_MIXED: o->allow_mixed = true; return 0;
-	case OPT_CAPACITY: return size_opt("--capacity", arg, &o->capacity);
+	case OPT_PROFILE: o->profile = arg; return 0;
+	case OPT_CAPACITY:
+		if (size_opt("--capacity", arg, &o->capacity))
+			return EXIT_BAD_INPUT;
+		return o->capacity ? 0 : bad("--capacity '%s': must be positive", arg);
 	}
 	return -1;
 }
@@ -233,6 +242,7 @@ static int parse_raid_args(struct raid_options *o, int argc, char **argv)
 		{ "member-fit", required_argument, NULL, OPT_MEMBER_FIT },
 		{ "allow-mixed", no_argument, NULL, OPT_MIXED },
 		{ "capacity", required_argument, NULL, OPT_CAPACITY },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "bs", required_argument, NULL, OPT_BS },
 		{ "qd", required_argument, NULL, OPT_QD },
 		{ "large", required_argument, NULL, OPT_LARGE },
@@ -271,6 +281,7 @@ struct raid_plan {
 	double large_s[2];		/* QD1 seconds of the large transfer, 0 unknown */
 	struct raid_io_shape large_shape;
 	bool afr_default;
+	bool all_ssd;		/* every member an SSD: the SSD default AFR, no zones */
 	bool shared, shared_default;	/* the queueing reading used; chosen by the members */
 	double afr, rebuild_bps;
 	struct raid_reliability rel;
@@ -381,7 +392,10 @@ static void plan_reliability(struct raid_plan *p)
 	double w = INFINITY;
 
 	p->afr_default = !(o->afr > 0);
-	p->afr = p->afr_default ? (p->m[0]->ssd ? SSD_AFR : HDD_AFR) : o->afr;
+	p->all_ssd = true;	/* the SSD default only when no member is an HDD (--allow-mixed) */
+	for (unsigned i = 0; i < o->layout.disks; i++)
+		p->all_ssd &= p->m[i]->ssd;
+	p->afr = p->afr_default ? (p->all_ssd ? SSD_AFR : HDD_AFR) : o->afr;
 	for (unsigned i = 0; i < o->layout.disks; i++) {
 		double s = p->m[i]->str_bps[IO_WRITE] > 0 ? p->m[i]->str_bps[IO_WRITE]
 							   : p->m[i]->str_bps[IO_READ];
@@ -398,6 +412,27 @@ static void plan_reliability(struct raid_plan *p)
 	raid_reliability(&o->layout, &in, &p->rel);
 }
 
+/*
+ * --profile: the zone rates of the members that have none, and the
+ * capacity of those that do not say (unless --capacity gives it).
+ */
+static int apply_profile(const struct raid_options *o, struct raid_member_src *srcs,
+			 unsigned loaded)
+{
+	struct raid_profile prof;
+	int status = raid_member_profile_load(o->profile, &prof);
+
+	for (unsigned i = 0; i < loaded && status == EXIT_OK; i++) {
+		if (!(srcs[i].outer_bps > 0)) {
+			srcs[i].outer_bps = prof.outer_bps;
+			srcs[i].inner_bps = prof.inner_bps;
+		}
+		if (!srcs[i].m.capacity && !o->capacity)
+			srcs[i].m.capacity = prof.size;
+	}
+	return status;
+}
+
 static int load_members(struct raid_options *o, struct raid_member_src *srcs, unsigned *loaded)
 {
 	unsigned distinct = o->member_fit ? 1 : o->n_members;
@@ -406,6 +441,8 @@ static int load_members(struct raid_options *o, struct raid_member_src *srcs, un
 	for (unsigned i = 0; i < distinct && status == EXIT_OK; i++, (*loaded)++)
 		status = raid_member_load(&srcs[i], o->member_fit ? o->member_fit : o->member[i],
 					  o->member_fit != NULL);
+	if (status == EXIT_OK && o->profile)
+		status = apply_profile(o, srcs, *loaded);
 	return status;
 }
 
@@ -416,7 +453,6 @@ static const char *write_method(const struct raid_plan *p)
 	return p->rand[IO_WRITE].shape.reconstruct ? "reconstruct-write" : "read-modify-write";
 }
 
-/* The array as a drive model: first order, the row as "erase block", QD from the MVA. */
 /*
  * The array's first-order model as the one fitted depth of a drive model
  * (drive_model.h: has_first_order holds exactly when there is a depth).
@@ -434,9 +470,49 @@ static int array_depth(struct op_model *om)
 	return 0;
 }
 
-static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
+/* The plan's random IOs of --bs at depths 1 .. 64 into pts; how many (7 unless one failed). */
+static size_t array_depth_points(const struct raid_plan *p, enum io_op op, struct perf_point *pts)
 {
 	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64 };
+	const struct raid_options *o = p->o;
+	size_t n = 0;
+
+	for (size_t i = 0; i < 7; i++) {
+		struct raid_perf r;
+		struct errmsg err;
+
+		if (raid_random_perf(&o->layout, p->m, op, o->bs, o->bs, depths[i], p->shared, &r,
+				     &err))
+			break;
+		pts[n++] = (struct perf_point){ .op = op, .random = true, .size = o->bs,
+						.qd = depths[i], .iops = r.iops,
+						.mean_lat_s = r.mean_lat_s, .align = o->bs };
+	}
+	return n;
+}
+
+/*
+ * The access penalty of the array's model for op: the one that gives the
+ * plan's own time per IO of --bs at QD1 (t1), less its transfer and, for a
+ * parity write, its expected partial-row merges. The members' penalty alone
+ * would miss what the layout does to it: RAID 1/10 reads from the nearer
+ * head, mirrored and parity writes waiting for the slowest of their
+ * members. The members' penalty where the plan has no QD1 figure.
+ */
+static double array_penalty(const struct raid_plan *p, enum io_op op, double t1)
+{
+	const struct raid_first_order *fo = &p->fo;
+	double merges = 0, pen;
+
+	if (op == IO_WRITE && fo->partial_s > 0)
+		merges = erase_block_expected_merges(p->o->bs, p->o->bs, (double)fo->row_bytes);
+	pen = t1 - merges * fo->partial_s - (double)p->o->bs / fo->str_bps[op];
+	return t1 > 0 && pen > 0 ? pen : fo->penalty_s[op];
+}
+
+/* The array as a drive model: first order, the row as "erase block", QD from the MVA. */
+static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
+{
 	const struct raid_options *o = p->o;
 
 	memset(dm, 0, sizeof(*dm));
@@ -444,11 +520,13 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 		struct op_model *om = &dm->op[op];
 		struct perf_point pts[7];
 		struct errmsg err;
-		size_t n = 0;
+		size_t n = array_depth_points(p, (enum io_op)op, pts);
+		double pen = 0;
 
 		if (p->fo.str_bps[op] > 0) {
+			pen = array_penalty(p, (enum io_op)op, n ? pts[0].mean_lat_s : 0);
 			om->has_first_order = true;
-			om->fit.penalty_s = p->fo.penalty_s[op] + (op == IO_WRITE ? p->fo.partial_s : 0);
+			om->fit.penalty_s = pen + (op == IO_WRITE ? p->fo.partial_s : 0);
 			om->fit.str_bps = p->fo.str_bps[op];
 			om->fit.str_lo_bps = om->fit.str_hi_bps = om->fit.str_bps;
 			om->fit.penalty_lo_s = om->fit.penalty_hi_s = om->fit.penalty_s;
@@ -460,23 +538,13 @@ static int array_drive_model(const struct raid_plan *p, struct drive_model *dm)
 
 			om->has_erase_block = e->detected = true;
 			e->unit_bytes = (double)p->fo.row_bytes;
-			e->penalty_s = p->fo.penalty_s[op];
+			e->penalty_s = pen;
 			e->write_bps = e->read_bps = p->fo.str_bps[op];
 			if (p->fo.str_bps[IO_READ] > 0)
 				e->read_bps = p->fo.str_bps[IO_READ];
 			e->merge_s = p->fo.partial_s;
 			om->erase_block_bytes = e->unit_bytes;
 			om->erase_block_method = "raid row";
-		}
-		for (size_t i = 0; i < 7; i++) {
-			struct raid_perf r;
-
-			if (raid_random_perf(&o->layout, p->m, (enum io_op)op, o->bs, o->bs, depths[i],
-					     p->shared, &r, &err))
-				break;
-			pts[n++] = (struct perf_point){ .op = (enum io_op)op, .random = true,
-							.size = o->bs, .qd = depths[i], .iops = r.iops,
-							.mean_lat_s = r.mean_lat_s, .align = o->bs };
 		}
 		om->qd_size = o->bs;
 		om->has_qd = n == 7 && !qd_fit(pts, n, &om->qd, &err);
@@ -609,34 +677,35 @@ static int print_json(const struct raid_plan *p)
 static void print_op_line(const char *what, double iops, double bs, double lat_s)
 {
 	if (!(iops > 0)) {
-		printf("  %-28s -\n", what);
+		printf("  %-32s -\n", what);
 		return;
 	}
-	printf("  %-28s %10.4g IOPS %10.4g MiB/s %10.4g ms\n", what, iops, iops * bs / MIB,
+	printf("  %-32s %10.4g IOPS %10.4g MiB/s %10.4g ms\n", what, iops, iops * bs / MIB,
 	       lat_s * 1e3);
 }
 
 static void print_performance(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
-	char bs[32], large[32], what[64];
+	char bs[32], large[32], rows[32], what[64];
 
 	format_size(bs, sizeof(bs), o->bs);
 	format_size(large, sizeof(large), o->large);
+	format_size(rows, sizeof(rows), p->fo.row_bytes);
 	printf("\nperformance (members' figures through the layout; queueing: %s%s):\n",
 	       p->shared ? "shared latency" : "each member's own curve",
 	       p->shared_default ? ", by the members' kind" : "");
 	for (int op = IO_READ; op <= IO_WRITE; op++) {
 		double str = p->fo.str_bps[op], row = (double)p->fo.row_bytes;
 
-		snprintf(what, sizeof(what), "sequential %s", op ? "write" : "read");
+		snprintf(what, sizeof(what), "sequential %s %s rows", op ? "write" : "read", rows);
 		print_op_line(what, str / row, row, row / str);
 		snprintf(what, sizeof(what), "random %s %s QD%llu", op ? "write" : "read", bs,
 			 (unsigned long long)o->qd);
 		if (p->has_rand[op])
 			print_op_line(what, p->rand[op].iops, (double)o->bs, p->rand[op].mean_lat_s);
 		else
-			printf("  %-28s - (%s)\n", what, p->rand_note[op]);
+			printf("  %-32s - (%s)\n", what, p->rand_note[op]);
 		snprintf(what, sizeof(what), "random %s %s QD1", op ? "write" : "read", large);
 		print_op_line(what, p->large_s[op] > 0 ? 1 / p->large_s[op] : 0, (double)o->large,
 			      p->large_s[op]);
@@ -660,7 +729,7 @@ static void print_reliability(const struct raid_plan *p)
 	char cap[32];
 
 	printf("\nfailure (member AFR %.3g %%%s):\n", 100 * p->afr, p->afr_default
-	       ? (p->m[0]->ssd ? ", SSD default: Backblaze SSD boot drives"
+	       ? (p->all_ssd ? ", SSD default: Backblaze SSD boot drives"
 			       : ", HDD default: Backblaze drive stats 2023-2025") : "");
 	printf("  annual loss without repair  %.4g %%\n", 100 * r->annual_loss);
 	if (p->smallest && p->rebuild_bps > 0) {
@@ -690,11 +759,11 @@ static int print_text(const struct raid_plan *p)
 	       raid_level_name(o->layout.level), o->layout.disks, p->m[0]->name, stripe, row);
 	if (p->capacity) {
 		format_size(cap, sizeof(cap), p->capacity);
-		printf("capacity %s (%llu bytes): %u of %u members hold data\n", cap,
+		printf("capacity %s (%llu bytes): %u of %u members' capacity is usable\n", cap,
 		       (unsigned long long)p->capacity, raid_data_disks(&o->layout), o->layout.disks);
 	} else {
-		printf("capacity unknown (%u data members; give --capacity)\n",
-		       raid_data_disks(&o->layout));
+		printf("capacity unknown (%u of %u members' capacity is usable; give --capacity)\n",
+		       raid_data_disks(&o->layout), o->layout.disks);
 	}
 	print_performance(p);
 	print_reliability(p);
@@ -704,7 +773,8 @@ static int print_text(const struct raid_plan *p)
 		       100 * p->link_payload_bps * 8 / o->link_bps, p->link_payload_bps / MIB);
 		printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the inner%s\n",
 		       p->outer_bps / MIB, p->inner_bps / MIB,
-		       p->zones_known ? "" : " (zone rates unknown: average STR)");
+		       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
+				   : " (zone rates unknown: average STR; see --profile)");
 		printf("verdict: %s\n", link_verdict(p, verdict, sizeof(verdict)));
 	}
 	return ferror(stdout) ? EXIT_FAILED : EXIT_OK;

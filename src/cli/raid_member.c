@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "io/import.h"
+#include "io/json_number.h"
 #include "io/model_output.h"
 #include "model/first_order.h"
 #include "sim/hdd.h"
@@ -157,15 +158,22 @@ static void member_finish(struct raid_member_src *src)
 	m->iops_at = member_iops;
 	m->ctx = src;
 	for (int op = IO_READ; op <= IO_WRITE && src->has_model; op++) {
-		if (!src->dm.op[op].has_first_order)
+		const struct op_model *om = &src->dm.op[op];
+
+		if (!om->has_first_order)
 			continue;
-		m->str_bps[op] = src->dm.op[op].fit.str_bps;
-		m->penalty_s[op] = src->dm.op[op].fit.penalty_s;
+		/* a capped fit's line runs past the cap: the member's sustained rate is the cap */
+		m->str_bps[op] = om->depths[0].has_caps ? fmin(om->fit.str_bps, om->depths[0].caps.bps)
+							: om->fit.str_bps;
+		m->penalty_s[op] = om->fit.penalty_s;
 	}
 	if (m->penalty_s[IO_READ] > 0)
 		m->ssd = m->penalty_s[IO_READ] < 1e-3;
 	else
 		m->ssd = qd1 > 1000;	/* 4 KiB reads at QD1 under 1 ms */
+	/* a disk's write without cache costs a read and more (settling): far less, a cache took it */
+	m->write_cached = !m->ssd && m->penalty_s[IO_WRITE] > 0 &&
+			  m->penalty_s[IO_WRITE] < 0.75 * m->penalty_s[IO_READ];
 }
 
 /*
@@ -379,4 +387,68 @@ void raid_member_release(struct raid_member_src *src)
 	if (src->has_model)
 		drive_model_release(&src->dm);
 	point_set_release(&src->ps);
+}
+
+/* The mean rate (bytes/s) of points [from, from + n) of a profile's checked points. */
+static double profile_mean(const json_t *points, size_t from, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = from; i < from + n; i++)
+		sum += json_number_value(json_object_get(json_array_get(points, i), "mib_s"));
+	return sum / (double)n * MIB;
+}
+
+static int profile_from_json(const char *path, const json_t *root, struct raid_profile *out)
+{
+	const json_t *prof = json_object_get(root, "profile");
+	const json_t *points = json_object_get(prof, "points");
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	const char *op = json_string_value(json_object_get(root, "op"));
+	size_t n = json_array_size(points), tenth;
+	int ret;
+
+	if (!schema || strcmp(schema, "iomodel.profile/1"))
+		return bad("--profile: %s: not an iomodel profile (schema \"iomodel.profile/1\"); "
+			   "make one with 'iomodel profile --json'", path);
+	if (!op || strcmp(op, "read"))
+		return bad("--profile: %s: op: a profile of reads is needed", path);
+	ret = json_number_u64(json_object_get(root, "target_size"), 1, UINT64_MAX / 2, &out->size);
+	if (ret)
+		return bad("--profile: %s: target_size: %s", path, json_number_strerror(ret));
+	if (n < 2)
+		return bad("--profile: %s: profile.points: expected 2 points or more", path);
+	for (size_t i = 0; i < n; i++) {
+		double v;
+
+		ret = json_number_double(json_object_get(json_array_get(points, i), "mib_s"),
+					 1e-9, 1e9, &v);
+		if (ret)
+			return bad("--profile: %s: profile.points[%zu].mib_s: %s", path, i,
+				   json_number_strerror(ret));
+	}
+	tenth = n / 10 ? n / 10 : 1;
+	out->outer_bps = profile_mean(points, 0, tenth);
+	out->inner_bps = profile_mean(points, n - tenth, tenth);
+	return EXIT_OK;
+}
+
+int raid_member_profile_load(const char *path, struct raid_profile *out)
+{
+	struct errmsg err;
+	json_error_t jerr;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root;
+	int status;
+
+	if (input_file_read(path, &text, &len, &err))
+		return bad("--profile: %s", err.text);
+	root = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!root)
+		return bad("--profile: %s:%d: %s", path, jerr.line, jerr.text);
+	status = profile_from_json(path, root, out);
+	json_decref(root);
+	return status;
 }

@@ -62,4 +62,16 @@ void raid_member_release(struct raid_member_src *src);
  */
 double raid_member_split_str(const struct raid_member_src *src, enum io_op op, unsigned k);
 
+/* What a member's profile (`iomodel profile --json`, schema iomodel.profile/1) gives the plan. */
+struct raid_profile {
+	double outer_bps, inner_bps;	/* mean rate of the first and last tenth of its points */
+	uint64_t size;			/* the profiled target's bytes */
+};
+
+/*
+ * Read the read profile at `path` (--profile). Returns an exit status,
+ * after one line on stderr naming the file and what is wrong.
+ */
+int raid_member_profile_load(const char *path, struct raid_profile *out);
+
 #endif

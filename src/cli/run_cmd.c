@@ -252,6 +252,22 @@ static uint64_t new_generation(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A run whose IOs all completed at the instant they were submitted (a
+ * simulated write-back cache with no time per command took them all) has
+ * no rate to show: IOPS and MiB/s print as 0. Say so rather than let 0 read
+ * as a figure.
+ */
+static const char zero_time_notice[] =
+	"the IOs took no time on the virtual clock (a simulated write-back cache "
+	"took them all): IOPS and MiB/s are not measured (0); run more IOs than the "
+	"cache holds, or give the controller a time per command (controller_us)";
+
+static bool took_no_time(const struct run_result *r)
+{
+	return r->elapsed_ns == 0 && r->op[IO_READ].ios + r->op[IO_WRITE].ios > 0;
+}
+
 static int run_jobs(struct run_options *o, const struct ranks *rk, struct measure_target *m,
 		    const volatile sig_atomic_t *stop, struct job_spec *specs, int *cpus)
 {
@@ -275,6 +291,10 @@ static int run_jobs(struct run_options *o, const struct ranks *rk, struct measur
 	ret = jobs_run(m, specs, o->jobs.jobs, &jo, stop, &res, &info, &err);
 	live_status_end(&live);
 	print_new_notices(m, &printed);
+	if (!ret && took_no_time(&res.merged)) {
+		fprintf(stderr, "iomodel: notice: %s\n", zero_time_notice);
+		info.notice = zero_time_notice;
+	}
 	if (ret && !info.engine) {	/* nothing ran (on any rank): no results to print */
 		status = ranks_agree(rk, EXIT_FAILED, ret != -ECANCELED, &err);
 		fprintf(stderr, "iomodel: %s\n", err.text);

@@ -495,7 +495,8 @@ int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 	v1 = !strcmp(schema, MODEL_SCHEMA_V1);
 	if ((!v1 && strcmp(schema, MODEL_SCHEMA)) || !json_is_object(model))
 		ret = errmsg_set(err, -EINVAL, "%s: not an iomodel model (schema \"%s\" or "
-				 "\"%s\"); make one with 'iomodel fit' or 'iomodel characterize -o'",
+				 "\"%s\"); make one with 'iomodel fit', 'iomodel characterize -o' or, for "
+				 "an array, 'iomodel raid -o'",
 				 path, MODEL_SCHEMA, MODEL_SCHEMA_V1);
 	for (int op = IO_READ; op <= IO_WRITE && !ret; op++) {
 		json_t *o = json_object_get(model, io_op_name(op));

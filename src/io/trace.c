@@ -290,7 +290,7 @@ int trace_keep_device(struct trace *t, const char *path, unsigned device, struct
 			t->reqs[kept++] = t->reqs[i];
 	t->n = kept;
 	if (!kept)
-		return errmsg_set(err, -EINVAL, "%s: no requests for device %u", path, device);
+		return errmsg_set(err, -EINVAL, "--device %u: no requests for it in %s", device, path);
 	return 0;
 }
 

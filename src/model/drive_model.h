@@ -80,7 +80,7 @@ struct op_model {
 	 * MERGE_SIGNATURE_RATIO times the read penalty and above 1 ms).
 	 */
 	double erase_block_bytes;
-	const char *erase_block_method;	/* "fit", "penalty bound" or NULL */
+	const char *erase_block_method;	/* "fit", "penalty bound", "raid row" (raid -o) or NULL */
 	bool has_qd;
 	struct qd_model qd;
 	uint64_t qd_size;		/* the size the depths were measured at */

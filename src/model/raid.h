@@ -185,6 +185,12 @@ struct raid_member {
 	double (*iops_at)(const void *ctx, enum io_op op, uint64_t size, unsigned depth);
 	const void *ctx;
 	struct raid_mech mech;		/* rev_s 0: no mechanics (SSD, or not known) */
+	/*
+	 * A hard disk whose write-back cache takes the writes: it acknowledges
+	 * at once while it has room and destages on its own, so in an array its
+	 * writes run at its deep-queue rate whatever the host's depth.
+	 */
+	bool write_cached;
 };
 
 /* What one array IO costs the members. */

@@ -224,6 +224,9 @@ int report_drive_load(struct report_drive *d, const char *path, struct import_wa
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (schema && (!strcmp(schema, MODEL_SCHEMA) || !strcmp(schema, MODEL_SCHEMA_V1)))
 		ret = load_model(d, path, root, err);
+	else if (schema && !strcmp(schema, "iomodel.raid/1"))	/* raid --json, not raid -o */
+		ret = errmsg_set(err, -EINVAL, "%s: an array plan (iomodel.raid/1): report draws "
+				 "the array's model, which 'iomodel raid -o FILE' writes", path);
 	else if ((ret = report_suite_load(d, path, root, schema, err)) == 1)
 		ret = load_results(d, path, text, len, root, warn, err);
 	json_decref(root);

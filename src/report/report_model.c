@@ -93,6 +93,8 @@ static void complete_erase_block(struct op_model *om, const json_t *o)
 		om->erase_block_method = "fit";
 	else if (method && !strcmp(method, "penalty bound"))
 		om->erase_block_method = "penalty bound";
+	else if (method && !strcmp(method, "raid row"))
+		om->erase_block_method = "raid row";
 	else
 		om->erase_block_method = NULL;
 }

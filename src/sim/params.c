@@ -180,10 +180,14 @@ static void format_value(char *buf, size_t len, const struct sim_param *p, const
 
 void sim_param_show(FILE *f, const struct sim_param *table, const void *config)
 {
+	int width = 22;		/* the names' column: the longest name's, at least 22 */
+
+	for (const struct sim_param *p = table; p->key; p++)
+		width = (int)strlen(p->key) > width ? (int)strlen(p->key) : width;
 	for (const struct sim_param *p = table; p->key; p++) {
 		char value[SIM_LIST_MAX * 12];
 
 		format_value(value, sizeof(value), p, (const char *)config + p->offset);
-		fprintf(f, "  %-22s %-12s %-8s %s\n", p->key, value, p->unit, p->meaning);
+		fprintf(f, "  %-*s %-12s %-8s %s\n", width, p->key, value, p->unit, p->meaning);
 	}
 }

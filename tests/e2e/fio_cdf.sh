@@ -91,7 +91,8 @@ has_curve() { cdf_chart "$1" | grep -qF "| $2"; }
 # --- the corpus: fit, model JSON, predict ------------------------------------------
 grid=("$corpus"/jsonplus/randread-*.json)
 "$IOMODEL" fit "${grid[@]}" -o "$work/model.json" >/dev/null 2>"$work/fit.err"
-ok "fit of the json+ grid exits 0" [ $? -eq 0 ] && [ ! -s "$work/fit.err" ]
+ok "fit of the json+ grid exits 0" [ $? -eq 0 ]
+ok "and says nothing on stderr" [ ! -s "$work/fit.err" ]
 check_model "$work/model.json" "${grid[@]}" >"$work/check" 2>&1
 ok "model points and depths keep iodepth, numjobs, fio's percentiles, a CDF ($(tail -1 "$work/check"))" \
 	[ $? -eq 0 ]
@@ -103,17 +104,19 @@ ok "predict reads the depth's split back" [ "$(json "$work/p.json" '(d["from_qd"
 
 # --- report: from the fio files and from the model ---------------------------------
 "$IOMODEL" report -o "$work/fio.html" "${grid[@]}" 2>"$work/r.err"
-ok "report of the json+ grid exits 0" [ $? -eq 0 ] && [ ! -s "$work/r.err" ]
+ok "report of the json+ grid exits 0" [ $? -eq 0 ]
+ok "and says nothing on stderr" [ ! -s "$work/r.err" ]
 svg_text "$work/fio.html" >"$work/fio.txt"
 ok "it draws the latency distribution" grep -q "| Latency distribution |" "$work/fio.txt"
 for label in "randread 4 KiB QD1 (clat)" "randread 64 KiB QD8 (clat)"; do
 	ok "with a curve '$label'" has_curve "$work/fio.txt" "$label"
 done
 "$IOMODEL" report -o "$work/model.html" "$work/model.json" 2>"$work/rm.err"
-ok "report of the model file exits 0" [ $? -eq 0 ] && [ ! -s "$work/rm.err" ]
+ok "report of the model file exits 0" [ $? -eq 0 ]
+ok "and says nothing on stderr" [ ! -s "$work/rm.err" ]
 svg_text "$work/model.html" >"$work/model.txt"
-ok "it draws the same four curves" [ "$(curves "$work/model.txt")" = "$(curves "$work/fio.txt")" ] &&
-	[ "$(curves "$work/fio.txt" | wc -l)" = 4 ]
+ok "it draws the same curves" [ "$(curves "$work/model.txt")" = "$(curves "$work/fio.txt")" ]
+ok "four of them" [ "$(curves "$work/fio.txt" | wc -l)" = 4 ]
 "$IOMODEL" report -o "$work/kinds.html" "$corpus/jsonplus-numjobs2-randread-8k-qd2.json" \
 	"$corpus/jsonplus-total-randwrite-16k-qd4.json" \
 	"$corpus/handmade/fio-2.15-jsonplus-randread-4k-qd8.json" 2>"$work/rk.err"
@@ -140,15 +143,16 @@ m["model"]["read"]["depths"][0]["iodepth"] = 0.5
 json.dump(m, open(sys.argv[2] + "/depth.json", "w"))
 PY
 status=$(run_status "$IOMODEL" report -o "$work/bad.html" "$work/flat.json")
-ok "a CDF that does not rise: exit 2, one line naming the key" [ "$status" = 2 ] &&
-	[ "$(wc -l <"$work/err")" = 1 ] && grep -q "model.read.points\[0\].lat_cdf" "$work/err"
+ok "a CDF that does not rise: exit 2" [ "$status" = 2 ]
+ok "one line" [ "$(wc -l <"$work/err")" = 1 ]
+ok "naming the key" grep -q "model.read.points\[0\].lat_cdf" "$work/err"
 ok "and no report written" [ ! -e "$work/bad.html" ]
 status=$(run_status "$IOMODEL" report -o "$work/bad.html" "$work/split.json")
-ok "iodepth x numjobs other than qd: exit 2" [ "$status" = 2 ] &&
-	grep -q "points\[1\]: iodepth .* x numjobs 3 is not qd" "$work/err"
+ok "iodepth x numjobs other than qd: exit 2" [ "$status" = 2 ]
+ok "naming the point" grep -q "points\[1\]: iodepth .* x numjobs 3 is not qd" "$work/err"
 status=$(run_status "$IOMODEL" predict --model "$work/depth.json" --rw randread --bs 4k)
-ok "a fractional depth iodepth: predict exits 2 naming it" [ "$status" = 2 ] &&
-	grep -q "depths\[0\].iodepth" "$work/err"
+ok "a fractional depth iodepth: predict exits 2" [ "$status" = 2 ]
+ok "naming it" grep -q "depths\[0\].iodepth" "$work/err"
 
 # --- json+ measured now ---------------------------------------------------------------
 if command -v fio >/dev/null; then

@@ -33,7 +33,8 @@ status=$(run_status "$IOMODEL" run --target null --bs 0 --fio-job "$work/bad.fio
 ok "bad --bs with --fio-job exits 2" [ "$status" = 2 ]
 ok "and writes no job file" [ ! -e "$work/bad.fio" ]
 status=$(run_status "$IOMODEL" run --target null --ios 10 --fio-job "$work/no/such/dir.fio")
-ok "an unwritable --fio-job exits 2 with one line" [ "$status" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ]
+ok "an unwritable --fio-job exits 2" [ "$status" = 2 ]
+ok "with one line" [ "$(wc -l <"$work/err")" = 1 ]
 
 # --- sweep: a section per point, run by fio, imported back ------------------------
 "$IOMODEL" sweep --target null --bs 4k:16k --qd 1:4 --point-ios 2000 --fio-job "$work/sweep.fio" \
@@ -54,7 +55,8 @@ ok "fio did each point's size and depth" [ "$(json "$work/fio.json" '[(j["jobnam
 	% ({4096: "4k", 8192: "8k", 16384: "16k"}[r["job"]["bs"]], r["job"]["qd"]), r["job"]["bs"], \
 	r["job"]["qd"], 2000) for r in d["runs"]]')" ]
 "$IOMODEL" report -o "$work/fio.html" "$work/fio.json" 2>"$work/report.err"
-ok "iomodel reads fio's output of the job file back" [ $? -eq 0 ] && [ ! -s "$work/report.err" ]
+ok "iomodel reads fio's output of the job file back" [ $? -eq 0 ]
+ok "and says nothing on stderr" [ ! -s "$work/report.err" ]
 
 # --- characterize: four plans -----------------------------------------------------
 "$IOMODEL" characterize --target sim:ocz-core --quick --fio-job "$work/char.fio" >/dev/null
@@ -62,8 +64,8 @@ ok "characterize --fio-job exits 0" [ $? -eq 0 ]
 ok "fio accepts characterize's job file" fio --parse-only "$work/char.fio"
 ok "a simulated drive: no filename, a comment says to set one" sh -c "! grep -q '^filename=' \
 	'$work/char.fio' && grep -q 'add filename=' '$work/char.fio'"
-ok "randread and randwrite sweeps and 4k depth sweeps" [ "$(grep -c '^\[randwrite-4k-qd32\]$' \
-	"$work/char.fio")" = 1 ] && grep -q '^\[randread-64m-qd1\]$' "$work/char.fio"
+ok "a 4k depth sweep" [ "$(grep -c '^\[randwrite-4k-qd32\]$' "$work/char.fio")" = 1 ]
+ok "and a size sweep" grep -q '^\[randread-64m-qd1\]$' "$work/char.fio"
 
 # a real file: filename escaped for fio's ':' list separator
 "$IOMODEL" run --target "$work/a:b.bin" --size 1m --ios 10 --fio-job "$work/file.fio" >/dev/null
@@ -81,7 +83,8 @@ $corpus/bssplit-mixed.json: jobs[0] 'split-two': job options.bssplit '4k/50:64k/
 request sizes; job skipped" ]
 	"$IOMODEL" report -o "$work/r.html" "$ssd/randread-1-1.json" "$corpus/bsrange-4k-16k.json" \
 		2>"$work/report.err"
-	ok "report goes on past it too" [ $? -eq 0 ] && [ -s "$work/r.html" ]
+	ok "report goes on past it too" [ $? -eq 0 ]
+	ok "and writes its page" [ -s "$work/r.html" ]
 	ok "and warns" grep -q "warning: .*bsrange-4k-16k.json: jobs\[0\] 'range': .*job skipped" \
 		"$work/report.err"
 fi

@@ -64,8 +64,44 @@ ok "predict reads the array model" [ $? -eq 0 ]
 planned=$(grep 'random read 4 KiB QD8' "$work/plan.txt" | awk '{ print $6 }')
 ok "predict at the planned depth is within 10 % of the plan ($planned IOPS)" \
 	json_true "$work/pred.json" "abs(d['iops'] / $planned - 1) < 0.10"
+# the model goes through the plan's own QD1 figures, where the layout changes
+# the members' penalty: nearer-head mirror reads, writes waiting for the slowest member
+for level in "1 2" "5 4"; do
+	set -- $level
+	"$IOMODEL" raid --level "$1" --disks "$2" --member "$member" --json -o "$work/m$1.json" \
+		>"$work/p$1.json" 2>&1
+	for op in read write; do
+		"$IOMODEL" predict --model "$work/m$1.json" --rw "rand$op" --bs 4k --json \
+			>"$work/pr.json" 2>&1
+		want=$(json "$work/p$1.json" "d['operations']['rand_$op']['iops']")
+		ok "RAID $1: predict rand$op 4 KiB QD1 from its model within 1 % of the plan ($want IOPS)" \
+			json_true "$work/pr.json" "abs(d['iops'] / $want - 1) < 0.01"
+	done
+done
 "$IOMODEL" report "$work/array.json" -o "$work/array.html" >/dev/null 2>&1
 ok "report draws the array model" [ -s "$work/array.html" ]
+ok "its spec sheet gives the row as the erase block" grep -qF '<td>192 KiB (raid row)</td>' "$work/array.html"
+"$IOMODEL" raid --level 5 --disks 4 --member "$member" --json >"$work/plan.json" 2>/dev/null
+st=$(run_status "$IOMODEL" report "$work/plan.json" -o "$work/plan.html")
+ok "report of the plan (raid --json), not the model: exit 2, pointing to raid -o" \
+	bash -c "[ $st -eq 2 ] && grep -q 'raid -o FILE' '$work/err' && [ ! -e '$work/plan.html' ]"
+
+# members with their write cache on (the preset's): their caches take the writes, so
+# an array that only writes (RAID 0, 10) writes at the members' deep-queue rate from QD1 on
+for level in 0 10; do
+	"$IOMODEL" characterize --quick --target "sim:raid$level,disks=4,member=wd6400aaks" \
+		-o "$work/c$level.json" >/dev/null 2>&1
+	"$IOMODEL" raid --level "$level" --disks 4 --member "$member" --json >"$work/p$level.json" 2>&1
+	ok "RAID $level of 4 cached members: planned 4 KiB random writes at QD1 within 10 % of the simulation's" \
+		python3 - "$work/p$level.json" "$work/c$level.json" <<'PY'
+import json, statistics, sys
+plan = json.load(open(sys.argv[1]))["operations"]["rand_write"]["iops"]
+sim = statistics.median(p["iops"] for p in json.load(open(sys.argv[2]))["model"]["write"]["points"]
+                        if p["size_bytes"] == 4096)
+print("plan", plan, "simulation", sim)
+sys.exit(abs(plan / sim - 1) > 0.10)
+PY
+done
 
 # a simulated member, characterized on the way: its zone rates reach the link verdict
 "$IOMODEL" raid --level 10 --disks 4 --member sim:wd6400aaks --link 1gbe --json \
@@ -73,6 +109,12 @@ ok "report draws the array model" [ -s "$work/array.html" ]
 ok "raid --member sim:wd6400aaks exits 0" [ $? -eq 0 ]
 ok "its capacity and zone rates come from the preset" \
 	json_true "$work/simm.json" "d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536) and d['link']['zones_known'] and d['link']['array_outer_mib_s'] == 216"
+
+# an SSD whose writes fit a capped line (X25-M G2: the line's STR far above its
+# 100 MB/s cap): the rebuild runs at the cap, not at the line's STR
+"$IOMODEL" raid --level 1 --disks 2 --member sim:intel-x25m-g2 --json >"$work/x25.json" 2>&1
+ok "an X25-M G2 member is rebuilt at its sustained write rate (~100 MB/s)" \
+	json_true "$work/x25.json" "90 < d['raid']['rebuild_mib_s'] < 110"
 
 # the link
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 1gbe >"$work/link.txt" 2>&1
@@ -82,6 +124,18 @@ ok "1GbE at MTU 1500 carries 112.2 MiB/s" grep -q '= 112.2 MiB/s' "$work/link.tx
 ok "two WD6400AAKS in RAID 0 outrun gigabit Ethernet" grep -q '^verdict: the link limits' "$work/link.txt"
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 10gbe --mtu 9000 >"$work/link.txt" 2>&1
 ok "but not 10GbE" grep -q '^verdict: the array limits' "$work/link.txt"
+# a real disk's model knows neither its ends nor its size: --profile gives both
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["source"] = "/dev/sdz"
+json.dump(d, open(sys.argv[2], "w"))' "$member" "$work/real.json"
+"$IOMODEL" profile --target sim:wd6400aaks --json >"$work/prof.json" 2>/dev/null
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/real.json" --link 1gbe --json >"$work/np.json" 2>&1
+ok "a real disk's model alone: zone rates and capacity unknown" \
+	json_true "$work/np.json" "not d['link']['zones_known'] and d['raid']['capacity_bytes'] is None"
+"$IOMODEL" raid --level 0 --disks 2 --member "$work/real.json" --link 1gbe --profile "$work/prof.json" \
+	--json >"$work/wp.json" 2>&1
+ok "with --profile: its ends (2 x ~108 and ~62 MiB/s) and its size (2 x 640 GB)" \
+	json_true "$work/wp.json" "d['link']['zones_known'] and 200 < d['link']['array_outer_mib_s'] < 220 \
+	and 120 < d['link']['array_inner_mib_s'] < 135 and d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536)"
 
 # bad input: one line naming the option, status 2, nothing written
 bad_input() {	# bad_input OPTION ARGS...
@@ -89,8 +143,8 @@ bad_input() {	# bad_input OPTION ARGS...
 	shift
 	status=$(run_status "$IOMODEL" raid "$@" -o "$work/never.json")
 	ok "raid $* exits 2" [ "$status" -eq 2 ]
-	ok "raid $*: one line naming $opt" \
-		[ "$(wc -l <"$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"
+	ok "raid $*: one line" [ "$(wc -l <"$work/err")" -eq 1 ]
+	ok "raid $*: naming $opt" grep -qF -- "$opt" "$work/err"
 	ok "raid $*: nothing written" [ ! -e "$work/never.json" ]
 }
 bad_input --disks --level 5 --disks 2 --member "$member"
@@ -100,6 +154,8 @@ bad_input --stripe --level 0 --disks 2 --stripe 1000 --member "$member"
 bad_input --afr --level 1 --disks 2 --afr 0 --member "$member"
 bad_input --afr --level 1 --disks 2 --afr 100% --member "$member"
 bad_input --level --level 4 --disks 3 --member "$member"
+bad_input --capacity --level 5 --disks 4 --capacity 0 --member "$member"
+bad_input --profile --level 0 --disks 2 --member "$work/real.json" --profile "$member"
 "$IOMODEL" characterize --target sim:ocz-core --quick -o "$work/ocz.json" >/dev/null 2>&1
 bad_input --allow-mixed --level 0 --disks 2 --member "$member" --member "$work/ocz.json"
 "$IOMODEL" raid --level 0 --disks 2 --member "$work/ocz.json" --qd 8 --json >"$work/ocz-plan.json" 2>&1
@@ -111,6 +167,10 @@ ok "--shared-latency overrides the default" \
 	json "$work/ocz-shared.json" 'd["raid"]["shared_latency"] and not d["raid"]["shared_latency_default"]'
 ok "--allow-mixed lets them mix" \
 	"$IOMODEL" raid --level 0 --disks 2 --member "$member" --member "$work/ocz.json" --allow-mixed
+"$IOMODEL" raid --level 1 --disks 2 --member "$work/ocz.json" --member "$member" --allow-mixed \
+	--json >"$work/mixed.json" 2>&1
+ok "a mixed array's default AFR is the HDD's 1.5 %, whichever member comes first" \
+	json_true "$work/mixed.json" "d['raid']['member_afr_percent'] == 1.5"
 bad_input --member --level 0 --disks 3 --member "$member" --member "$member"
 # --- against the real array: one MX200's fio runs predict the three-drive RAID 0
 shared=${SHARED_DATA:-$(dirname "$0")/../../../shared/data}

@@ -20,5 +20,11 @@ ok "a small write costs the members 2 reads and 2 writes" \
 ok "sweep on a simulated RAID 5 exits 0" [ $? -eq 0 ]
 "$IOMODEL" sim show raid5 >"$work/show.txt" 2>&1
 ok "sim show raid5 names the parity layout" grep -q 'left-symmetric' "$work/show.txt"
+# writes that all fit the controller's cache complete at once: no rate, and it says so
+"$IOMODEL" run --target "$arr,controller_cache=on" --rw randwrite --bs 4k --ios 100 --json \
+	>"$work/cached.json" 2>"$work/cached.err"
+ok "100 writes into the controller cache take no virtual time: a notice says IOPS are not measured" \
+	json_true "$work/cached.json" "d['seconds'] == 0 and any('no time' in n for n in d['notices'])"
+ok "and stderr carries it" grep -q '^iomodel: notice: the IOs took no time' "$work/cached.err"
 
 finish

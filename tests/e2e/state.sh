@@ -82,6 +82,8 @@ refuse "no --destroy-data" "--destroy-data" state --target "$work/precious"
 ok "the file is untouched" [ "$(cat "$work/precious")" = keep ]
 refuse "null target" "no state" state --target null --destroy-data
 refuse "an HDD takes no TRIM" "takes no TRIM" state --target sim:wd6400aaks --destroy-data
+refuse "nor an array of SSDs that do (its controller passes none on)" "an array" \
+	state --target sim:raid0,disks=2,member=supertalent-gx --destroy-data
 refuse "--max-rounds below a window" "--max-rounds" state --target sim:supertalent-gx --destroy-data --max-rounds 4
 refuse "--max-rounds without --steady-state" "goes with --steady-state" run --target null --max-rounds 9
 refuse "--bs not a multiple of 512" "--bs" state --target sim:supertalent-gx --destroy-data --bs 1000

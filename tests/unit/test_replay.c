@@ -36,6 +36,18 @@ static void test_disksim(struct check_state *st)
 		  strstr(err.text, "a.trace:1:"), "%s", err.text);
 	CHECK(st, trace_keep_device(&t, "a.trace", 0, &err) == 0 && t.n == 1, "device");
 	trace_release(&t);
+	/* DiskSim's own files (valid/ascii.trace): tab-separated, times to the microsecond,
+	 * flags with more bits than the read one */
+	ret = trace_parse(&t, "ascii.trace", "13.191135\t30\t0\t5\t1\n25.911729\t18\t28601\t12\t0\n"
+			  "29.792530\t16\t41822\t15\t5\n", TRACE_DISKSIM, &err);
+	CHECK(st, ret == 0 && t.n == 3, "tabs: %s", ret ? err.text : "");
+	if (ret)
+		return;
+	CHECK(st, t.reqs[0].time_ns == 13191135 && t.reqs[0].device == 30 &&
+		  t.reqs[0].length == 2560 && t.reqs[0].op == IO_READ, "tabs r0");
+	CHECK(st, t.reqs[1].offset == 28601ULL * 512 && t.reqs[1].op == IO_WRITE &&
+		  t.reqs[2].op == IO_READ, "tabs r1, r2");
+	trace_release(&t);
 }
 
 static void expect_error(struct check_state *st, const char *text, enum trace_format f,
