@@ -1,4 +1,4 @@
-/* heap.c — the request min-heap and the request FIFO of heap.h. */
+/* heap.c — the request min-heap, the request FIFO and the event heap of heap.h. */
 #include "heap.h"
 
 #include <errno.h>
@@ -123,4 +123,69 @@ int req_fifo_reserve(struct req_fifo *q, unsigned n)
 		memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
 	q->alloc = (unsigned)alloc;
 	return 0;
+}
+
+void event_heap_init(struct event_heap *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void event_heap_release(struct event_heap *h)
+{
+	free(h->entries);
+	event_heap_init(h);
+}
+
+static unsigned event_before(const struct event_heap_entry *a, const struct event_heap_entry *b)
+{
+	__extension__ typedef unsigned __int128 rank;
+
+	return ((rank)a->key << 64 | a->tie) < ((rank)b->key << 64 | b->tie);
+}
+
+int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+{
+	struct event_heap_entry e = { key, tie, item };
+	unsigned i;
+
+	if (h->len == h->alloc) {
+		size_t alloc = h->alloc;
+
+		if (array_grow((void **)&h->entries, &alloc, h->len + 1, sizeof(*h->entries),
+			       UINT_MAX))
+			return -ENOMEM;
+		h->alloc = (unsigned)alloc;
+	}
+	for (i = h->len++; i > 0 && event_before(&e, &h->entries[(i - 1) / 2]); i = (i - 1) / 2)
+		h->entries[i] = h->entries[(i - 1) / 2];
+	h->entries[i] = e;
+	return 0;
+}
+
+/* Bottom-up, as heap_pop(). */
+void *event_heap_pop(struct event_heap *h)
+{
+	struct event_heap_entry *e = h->entries, last;
+	void *top = e[0].item;
+	unsigned i = 0, c, n;
+
+	BUG_ON(!h->len);
+	n = --h->len;
+	if (!n)
+		return top;
+	last = e[n];
+	for (; (c = 2 * i + 1) + 1 < n; i = c) {
+		c += event_before(&e[c + 1], &e[c]);
+		e[i] = e[c];
+	}
+	if (c < n) {
+		e[i] = e[c];
+		i = c;
+	}
+	while (i > 0 && event_before(&last, &e[(i - 1) / 2])) {
+		e[i] = e[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	e[i] = last;
+	return top;
 }

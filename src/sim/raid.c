@@ -78,6 +78,7 @@ struct extent {
 	unsigned member;
 	uint64_t off;
 	uint64_t len;
+	uint64_t done;			/* timed: when its member request completes */
 };
 
 struct extent_list {
@@ -102,6 +103,8 @@ struct array_op {
 	unsigned phase;			/* 0 reads, 1 writes */
 	unsigned pending;
 	int error;
+	int phase_error;		/* timed: the phase's last failed member request's */
+	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
 	struct extent_list list[2];	/* reads, writes */
 	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
 	struct array_op *next;		/* free list, or the destage queue */
@@ -120,6 +123,10 @@ struct raid_array {
 	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
 	uint64_t stale;			/* bit m: submitted to or completed from since asked */
 	uint64_t clock;
+	bool timed;			/* members detached: phase ends in `events` (below) */
+	struct event_heap events;	/* timed: operations in flight, by the end of their phase */
+	uint64_t submits;		/* timed: member requests submitted so far */
+	uint64_t returned, returned_seq;	/* timed: last next_completion(), and submits then */
 	uint64_t controller_ns;
 	struct req_fifo done;		/* host completions, in time order (invariant 1) */
 	struct array_op *free_ops, *all_ops;
@@ -170,7 +177,7 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 		l->alloc = alloc;
 	}
 	*last = l->len;
-	l->e[l->len++] = (struct extent){ m, off, len };
+	l->e[l->len++] = (struct extent){ m, off, len, 0 };
 	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
 	return 0;
 }
@@ -379,8 +386,8 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 	m[1] = p0;
 	m[2] = row_member(a, p0, 1);
 	for (unsigned k = 0; k <= np; k++) {
-		op->list[0].e[k] = (struct extent){ m[k], off, len };
-		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len };
+		op->list[0].e[k] = (struct extent){ m[k], off, len, 0 };
+		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
 	}
 	op->list[0].len = op->list[1].len = np + 1;
 	for (unsigned k = 0; k <= np; k++)
@@ -439,7 +446,7 @@ static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 	*ret = list_room(l, 1);
 	if (*ret)
 		return true;
-	l->e[0] = (struct extent){ m, row * s + in, op->length };
+	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
 	l->len = 1;
 	hint_member(a, m, row * s + in, op->length);
 	return true;
@@ -491,10 +498,52 @@ static void op_put(struct raid_array *a, struct array_op *op)
 	a->free_ops = op;
 }
 
+/*
+ * Timed (members detached, device.h): submit the phase's member requests,
+ * whose completion times come back at once, and queue the operation in
+ * `events` at the end of its phase, keyed (time, member << 58 | submission
+ * number) of the request that ends it: the order in which the member by
+ * member scan of members_at() would reach that request, so phases end in
+ * the same order. The phase's error is that of its failed request that
+ * scan would reach last.
+ */
+static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	struct extent_list *l = &op->list[op->phase];
+	uint64_t end = 0, tie = 0, err_end = 0, err_tie = 0;
+
+	op->phase_seq = a->submits;
+	op->phase_error = 0;
+	for (unsigned i = 0; i < l->len; i++) {
+		struct extent *e = &l->e[i];
+		struct io_request req = { .offset = e->off, .length = (uint32_t)e->len,
+					  .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
+		int ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
+
+		if (ret)
+			return ret;
+		BUG_ON(failed(a, e->member) || e->len > UINT32_MAX || req.complete_ns <= t);
+		e->done = req.complete_ns;
+		if (e->done > end || (e->done == end && k > tie)) {
+			end = e->done;
+			tie = k;
+		}
+		if (req.result < 0 && (e->done > err_end || (e->done == err_end && k > err_tie))) {
+			op->phase_error = (int)req.result;
+			err_end = e->done;
+			err_tie = k;
+		}
+	}
+	return event_heap_push(&a->events, end, tie, op);
+}
+
 static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	const struct extent_list *l = &op->list[op->phase];
 
+	if (a->timed)
+		return submit_timed(a, op, t);
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
@@ -628,6 +677,16 @@ static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 	return ret ? ret : destage_more(a, t);
 }
 
+/* The last member request of op's phase is done at t: the next phase, or the end. */
+static int phase_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	if (op->phase == 0 && op->list[1].len) {
+		op->phase = 1;
+		return submit_phase(a, op, t);
+	}
+	return finish_op(a, op, t);
+}
+
 static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
 {
 	struct array_op *op = io->op;
@@ -641,11 +700,28 @@ static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
 	BUG_ON(!op->pending);
 	if (--op->pending)
 		return 0;
-	if (op->phase == 0 && op->list[1].len) {
-		op->phase = 1;
-		return submit_phase(a, op, t);
+	return phase_done(a, op, t);
+}
+
+/*
+ * Timed: the clock the member by member scan would have left, at least t:
+ * the latest completion it passed, which, besides the phase ends, is any
+ * member request already submitted at the last next_completion() that ends
+ * before the time that returned. Asked only of a host request earlier than
+ * that time (a spike's delayed completion, a rate limit); completions come
+ * later than their submission, so these times never fall behind.
+ */
+static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
+{
+	for (unsigned i = 0; i < a->events.len; i++) {
+		const struct array_op *op = a->events.entries[i].item;
+		const struct extent_list *l = &op->list[op->phase];
+
+		for (unsigned j = 0; j < l->len && op->phase_seq < a->returned_seq; j++)
+			if (l->e[j].done < a->returned && l->e[j].done > t)
+				t = l->e[j].done;
 	}
-	return finish_op(a, op, t);
+	return t;
 }
 
 static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t now)
@@ -654,6 +730,8 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	struct array_op *op = op_get(a);
 	uint64_t t = now > a->clock ? now : a->clock;
 
+	if (a->timed && now < a->returned)
+		t = timed_clock(a, t);
 	if (!op)
 		return -ENOMEM;
 	a->clock = t;
@@ -778,10 +856,34 @@ static uint64_t members_due(const struct raid_array *a, uint64_t t)
 	return mask;
 }
 
+/* Timed: the phases that end before the next host completion, every one at its time. */
+static uint64_t timed_next_completion(struct raid_array *a)
+{
+	for (;;) {
+		uint64_t t = event_heap_min(&a->events), t_done = req_fifo_min(&a->done);
+
+		if (t_done <= t) {
+			a->returned = t_done;
+			a->returned_seq = a->submits;
+			return t_done;
+		}
+		a->clock = t;
+		while (event_heap_min(&a->events) == t) {
+			struct array_op *op = event_heap_pop(&a->events);
+
+			op->error = op->phase_error ? op->phase_error : op->error;
+			if (phase_done(a, op, t))
+				return t;	/* out of memory, as below */
+		}
+	}
+}
+
 static uint64_t raid_next_completion(struct sim_device *d)
 {
 	struct raid_array *a = to_array(d);
 
+	if (a->timed)
+		return timed_next_completion(a);
 	for (;;) {
 		uint64_t t_mem = members_next(a), t_done = req_fifo_min(&a->done);
 
@@ -860,6 +962,7 @@ static void raid_destroy(struct sim_device *d)
 		a->all_ios = next;
 	}
 	req_fifo_release(&a->done);
+	event_heap_release(&a->events);
 	raid_data_free(a->kept);
 	free(a->member);
 	free(a->last_end);
@@ -911,6 +1014,20 @@ static const struct sim_device_ops raid_ops = {
 	.prefetch = raid_prefetch,
 };
 
+/*
+ * Keep the members' completion times in the array (device.h detach) when
+ * every member can hand them over at submission; not for RAID 1/10, whose
+ * choice of mirror counts each member's requests in flight one by one.
+ */
+static void detach_members(struct raid_array *a)
+{
+	a->timed = !a->mirrored;
+	for (unsigned m = 0; m < a->n && a->timed; m++)
+		a->timed = a->member[m]->ops->detach && !a->member[m]->ops->detach(a->member[m], true);
+	for (unsigned m = 0; m < a->n && a->timed; m++)
+		a->member[m]->ops->detach(a->member[m], false);
+}
+
 static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err)
 {
 	char text[160];
@@ -931,6 +1048,7 @@ static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err
 			smallest = a->member[m]->capacity;
 	}
 	a->dev.capacity = raid_capacity(&a->layout, smallest);
+	detach_members(a);
 	return 0;
 }
 
@@ -954,6 +1072,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
 	req_fifo_init(&a->done);
+	event_heap_init(&a->events);
 	a->member = calloc(a->n, sizeof(*a->member));
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));

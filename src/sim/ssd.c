@@ -156,8 +156,11 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	if (!req->length || req->offset > sd->capacity ||
 	    req->length > sd->capacity - req->offset) {
 		req->result = -EINVAL;
+		req->complete_ns = now;
 		return req_heap_push(&d->inflight, now, req);
 	}
+	while (d->detached && req_heap_min(&d->inflight) <= now)
+		req_heap_pop(&d->inflight);	/* done by now: forgotten (device.h detach) */
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
 	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
 		start += d->t.stall;	/* firmware housekeeping holds the controller */
@@ -172,6 +175,7 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 		ret = ssd_write(d, req, front_end(d, start, d->t.wcmd, busy), &done);
 	}
 	req->result = ret ? ret : (int64_t)req->length;
+	req->complete_ns = done;	/* for a detached drive; complete() sets it again */
 	return req_heap_push(&d->inflight, done, req);
 }
 
@@ -225,6 +229,25 @@ static void ssd_prefetch(struct sim_device *sd, uint64_t offset, uint32_t length
 		ssd_pftl_prefetch(d, offset);
 }
 
+/*
+ * device.h detach(): a valid request completes at least its command latency
+ * after submission (invariant 2), which time_spread (at most 0.9) leaves at
+ * 1 ns or more when that latency is 10 ns or more. The in-flight heap stays:
+ * the NCQ limit looks at the times of the commands in service, and one done
+ * by the time of a submission changes nothing there, so dropping it then
+ * keeps every result.
+ */
+static int ssd_detach(struct sim_device *sd, bool check_only)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+
+	if (d->t.cmd < 10 || d->t.wcmd < 10)
+		return -EOPNOTSUPP;
+	if (!check_only)
+		d->detached = true;
+	return 0;
+}
+
 static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
@@ -233,6 +256,7 @@ static const struct sim_device_ops ssd_ops = {
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
 	.prefetch = ssd_prefetch,
+	.detach = ssd_detach,
 };
 
 static uint64_t ns(double v)

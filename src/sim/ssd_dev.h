@@ -132,6 +132,7 @@ struct ssd_dev {
 	unsigned merge;			/* enum ssd_merge */
 	bool trim;
 	bool write_cache;
+	bool detached;			/* device.h detach(): nobody collects */
 	struct ssd_chan *chan;
 	uint64_t ctrl_free;		/* the front end takes one command at a time */
 	uint64_t bus_free;
