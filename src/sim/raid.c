@@ -1017,11 +1017,12 @@ static const struct sim_device_ops raid_ops = {
 /*
  * Keep the members' completion times in the array (device.h detach) when
  * every member can hand them over at submission; not for RAID 1/10, whose
- * choice of mirror counts each member's requests in flight one by one.
+ * choice of mirror counts each member's requests in flight one by one, nor
+ * with poll_members (the unit test compares the two ways).
  */
 static void detach_members(struct raid_array *a)
 {
-	a->timed = !a->mirrored;
+	a->timed = !a->mirrored && !a->cfg.poll_members;
 	for (unsigned m = 0; m < a->n && a->timed; m++)
 		a->timed = a->member[m]->ops->detach && !a->member[m]->ops->detach(a->member[m], true);
 	for (unsigned m = 0; m < a->n && a->timed; m++)

@@ -42,6 +42,7 @@ struct raid_sim_config {
 	uint64_t bad_member;		/* the member the faults below hit (verified runs) */
 	double bad_member_lost_write_rate;	/* a write to it acknowledged, not stored */
 	double bad_member_bitflip_rate;		/* a read from it returns a flipped bit */
+	bool poll_members;	/* no parameter (0): the unit test's reference, raid.c */
 };
 
 /* Parity member k (0: P, 1: Q) and data member i of row `row` (the layout above). */
