@@ -162,18 +162,14 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 	return 0;
 }
 
-/* Bottom-up, as heap_pop(). */
-void *event_heap_pop(struct event_heap *h)
+/*
+ * Put x in the root's place and restore the order, bottom-up as heap_pop():
+ * x comes from the bottom or is later than the root was, so it seldom rises far.
+ */
+static void event_sift(struct event_heap_entry *e, unsigned n, struct event_heap_entry x)
 {
-	struct event_heap_entry *e = h->entries, last;
-	void *top = e[0].item;
-	unsigned i = 0, c, n;
+	unsigned i = 0, c;
 
-	BUG_ON(!h->len);
-	n = --h->len;
-	if (!n)
-		return top;
-	last = e[n];
 	for (; (c = 2 * i + 1) + 1 < n; i = c) {
 		c += event_before(&e[c + 1], &e[c]);
 		e[i] = e[c];
@@ -182,10 +178,26 @@ void *event_heap_pop(struct event_heap *h)
 		e[i] = e[c];
 		i = c;
 	}
-	while (i > 0 && event_before(&last, &e[(i - 1) / 2])) {
+	while (i > 0 && event_before(&x, &e[(i - 1) / 2])) {
 		e[i] = e[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	e[i] = last;
+	e[i] = x;
+}
+
+void *event_heap_pop(struct event_heap *h)
+{
+	void *top = h->entries[0].item;
+
+	BUG_ON(!h->len);
+	if (--h->len)
+		event_sift(h->entries, h->len, h->entries[h->len]);
 	return top;
+}
+
+void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+{
+	BUG_ON(!h->len || (key < h->entries[0].key) ||
+	       (key == h->entries[0].key && tie < h->entries[0].tie));
+	event_sift(h->entries, h->len, (struct event_heap_entry){ key, tie, item });
 }

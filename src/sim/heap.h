@@ -176,6 +176,8 @@ void event_heap_release(struct event_heap *h);
 int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
 /* Remove and return the earliest item; the heap must not be empty. */
 void *event_heap_pop(struct event_heap *h);
+/* Pop, then push (key, tie) no earlier than what it pops, in one pass. */
+void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
 
 /* The earliest key held; UINT64_MAX if none. */
 static inline uint64_t event_heap_min(const struct event_heap *h)

@@ -105,6 +105,7 @@ struct array_op {
 	int error;
 	int phase_error;		/* timed: the phase's last failed member request's */
 	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
+	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
 	struct extent_list list[2];	/* reads, writes */
 	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
 	struct array_op *next;		/* free list, or the destage queue */
@@ -390,8 +391,6 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
 	}
 	op->list[0].len = op->list[1].len = np + 1;
-	for (unsigned k = 0; k <= np; k++)
-		hint_member(a, m[k], off, len);
 	return 0;
 }
 
@@ -500,26 +499,30 @@ static void op_put(struct raid_array *a, struct array_op *op)
 
 /*
  * Timed (members detached, device.h): submit the phase's member requests,
- * whose completion times come back at once, and queue the operation in
- * `events` at the end of its phase, keyed (time, member << 58 | submission
- * number) of the request that ends it: the order in which the member by
+ * whose completion times come back at once, and set the operation's key in
+ * `events` for the end of its phase: (time, member << 58 | submission
+ * number) of the request that ends it, the order in which the member by
  * member scan of members_at() would reach that request, so phases end in
  * the same order. The phase's error is that of its failed request that
- * scan would reach last.
+ * scan would reach last. The caller queues it (submit_phase, or
+ * timed_next_completion for a second phase).
  */
 static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	struct extent_list *l = &op->list[op->phase];
 	uint64_t end = 0, tie = 0, err_end = 0, err_tie = 0;
+	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
 
 	op->phase_seq = a->submits;
 	op->phase_error = 0;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct extent *e = &l->e[i];
-		struct io_request req = { .offset = e->off, .length = (uint32_t)e->len,
-					  .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
 		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
-		int ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
+		int ret;
+
+		req.offset = e->off;
+		req.length = (uint32_t)e->len;
+		ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
 
 		if (ret)
 			return ret;
@@ -535,15 +538,20 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 			err_tie = k;
 		}
 	}
-	return event_heap_push(&a->events, end, tie, op);
+	op->end = end;
+	op->end_tie = tie;
+	return 0;
 }
 
 static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	const struct extent_list *l = &op->list[op->phase];
 
-	if (a->timed)
-		return submit_timed(a, op, t);
+	if (a->timed) {
+		int ret = submit_timed(a, op, t);
+
+		return ret ? ret : event_heap_push(&a->events, op->end, op->end_tie, op);
+	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
@@ -856,7 +864,12 @@ static uint64_t members_due(const struct raid_array *a, uint64_t t)
 	return mask;
 }
 
-/* Timed: the phases that end before the next host completion, every one at its time. */
+/*
+ * Timed: the phases that end before the next host completion, every one at
+ * its time, as phase_done(); an operation going on to its second phase
+ * takes its new place in `events` in one step (its requests end later than
+ * t, so it stays first meanwhile).
+ */
 static uint64_t timed_next_completion(struct raid_array *a)
 {
 	for (;;) {
@@ -869,10 +882,20 @@ static uint64_t timed_next_completion(struct raid_array *a)
 		}
 		a->clock = t;
 		while (event_heap_min(&a->events) == t) {
-			struct array_op *op = event_heap_pop(&a->events);
+			struct array_op *op = a->events.entries[0].item;
+			int ret;
 
 			op->error = op->phase_error ? op->phase_error : op->error;
-			if (phase_done(a, op, t))
+			if (op->phase == 0 && op->list[1].len) {
+				op->phase = 1;
+				ret = submit_timed(a, op, t);
+				if (!ret)
+					event_heap_replace(&a->events, op->end, op->end_tie, op);
+			} else {
+				event_heap_pop(&a->events);
+				ret = finish_op(a, op, t);
+			}
+			if (ret)
 				return t;	/* out of memory, as below */
 		}
 	}
