@@ -81,6 +81,37 @@ struct extent {
 	uint64_t done;			/* timed: when its member request completes */
 };
 
+/*
+ * Division by one of the array's fixed numbers (the stripe, the data chunks
+ * of a row, the members), which the layout does for every request: a shift
+ * for a power of two, else for x < 2^32 (chunk and row numbers of any array
+ * under 256 TiB of 64 KiB chunks) one multiplication by magic = 2^64 / d + 1,
+ * exact for every 32-bit x and d (Lemire, Kaser and Kurz, "Faster remainder
+ * by direct computation", 2019), else a division.
+ */
+struct divisor {
+	uint64_t d, magic;
+	int shift;			/* log2(d), or -1 */
+};
+
+static struct divisor divisor_of(uint64_t d)
+{
+	struct divisor v = { d, d > 1 ? UINT64_MAX / d + 1 : 0, -1 };
+
+	if (d && !(d & (d - 1)))
+		v.shift = __builtin_ctzll(d);
+	return v;
+}
+
+static inline uint64_t quot(const struct divisor *v, uint64_t x)
+{
+	if (v->shift >= 0)
+		return x >> v->shift;
+	if (!(x >> 32))
+		return (uint64_t)(((unsigned __int128)x * v->magic) >> 64);
+	return x / v->d;
+}
+
 struct extent_list {
 	struct extent *e;
 	unsigned len, alloc;
@@ -117,6 +148,7 @@ struct raid_array {
 	struct raid_sim_config cfg;
 	struct raid_layout layout;
 	unsigned n, data, parity;
+	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
 	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
 	struct sim_device **member;
 	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
@@ -211,12 +243,16 @@ static unsigned nearest(const struct raid_array *a, unsigned first, unsigned cou
 /* Parity member k (0: P, 1: Q) and data member i of row r. */
 static unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
 {
-	return raid_sim_parity_member(a->n, row, k);
+	unsigned p = a->n - 1 - (unsigned)(row - quot(&a->by_n, row) * a->n) + k;
+
+	return p < a->n ? p : p - a->n;		/* raid_sim_parity_member() */
 }
 
 static unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
 {
-	return raid_sim_data_member(a->n, a->parity, row, i);
+	unsigned m = parity_member(a, row, 0) + a->parity + i;
+
+	return m < a->n ? m : m - a->n;		/* raid_sim_data_member() */
 }
 
 /* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
@@ -401,10 +437,11 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 	int ret = 0;
 
 	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
-		uint64_t lo = pos % rowb, in = lo % a->cfg.stripe;
+		uint64_t chunk = quot(&a->by_stripe, pos), in = pos - chunk * a->cfg.stripe;
+		uint64_t row = quot(&a->by_data, chunk);
 
 		if (op->length && in + op->length <= a->cfg.stripe)
-			return small_parity_write(a, op, pos / rowb, (unsigned)(lo / a->cfg.stripe), in);
+			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
 	}
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
 	while (pos < end && !ret) {
@@ -417,22 +454,23 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 	return ret;
 }
 
+/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
+static unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
+{
+	*row = quot(a->parity ? &a->by_data : &a->by_n, chunk);
+	return a->parity ? data_member(a, *row, (unsigned)(chunk - *row * a->data))
+			 : (unsigned)(chunk - *row * a->n);
+}
+
 /*
  * An operation inside one chunk of RAID 0, or a read inside one data chunk
  * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
  * it, without the loop; false for any other operation.
  */
-/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
-static unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
-{
-	*row = a->parity ? chunk / a->data : chunk / a->n;
-	return a->parity ? data_member(a, *row, (unsigned)(chunk % a->data))
-			 : (unsigned)(chunk % a->n);
-}
-
 static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 {
-	uint64_t s = a->cfg.stripe, chunk = op->offset / s, in = op->offset % s, row;
+	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, op->offset), row;
+	uint64_t in = op->offset - chunk * s;
 	struct extent_list *l = &op->list[op->op];
 	unsigned m;
 
@@ -1014,12 +1052,13 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
 static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
 {
 	struct raid_array *a = to_array(d);
-	uint64_t s = a->cfg.stripe, in = offset % s, row, off;
+	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
+	uint64_t row, off;
 	unsigned m;
 
 	if (a->mirrored || !length || in + length > s)
 		return;
-	m = chunk_member(a, offset / s, &row);
+	m = chunk_member(a, chunk, &row);
 	off = row * s + in;
 	hint_member(a, m, off, length);
 	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
@@ -1092,6 +1131,9 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->n = (unsigned)c->disks;
 	a->data = raid_data_disks(&a->layout);
 	a->parity = raid_parity_disks(&a->layout);
+	a->by_stripe = divisor_of(c->stripe);
+	a->by_data = divisor_of(a->data);
+	a->by_n = divisor_of(a->n);
 	a->mirrored = c->level == RAID_1 || c->level == RAID_10;
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
