@@ -547,15 +547,17 @@ static void op_put(struct raid_array *a, struct array_op *op)
  */
 static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 {
+	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
-	uint64_t end = 0, tie = 0, err_end = 0, err_tie = 0;
 	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+	rank last = 0, last_err = 0;
 
 	op->phase_seq = a->submits;
 	op->phase_error = 0;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct extent *e = &l->e[i];
 		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
+		rank rk;
 		int ret;
 
 		req.offset = e->off;
@@ -566,18 +568,15 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 			return ret;
 		BUG_ON(failed(a, e->member) || e->len > UINT32_MAX || req.complete_ns <= t);
 		e->done = req.complete_ns;
-		if (e->done > end || (e->done == end && k > tie)) {
-			end = e->done;
-			tie = k;
-		}
-		if (req.result < 0 && (e->done > err_end || (e->done == err_end && k > err_tie))) {
+		rk = (rank)e->done << 64 | k;
+		last = rk > last ? rk : last;	/* no branch: which one ends last is random */
+		if (req.result < 0 && rk > last_err) {
 			op->phase_error = (int)req.result;
-			err_end = e->done;
-			err_tie = k;
+			last_err = rk;
 		}
 	}
-	op->end = end;
-	op->end_tie = tie;
+	op->end = (uint64_t)(last >> 64);
+	op->end_tie = (uint64_t)last;
 	return 0;
 }
 
