@@ -5,19 +5,9 @@
  * request when the last of them is done; driven by the virtual clock of
  * backend/sim.c through the operations of device.h.
  *
- * An array operation (struct array_op) is planned once (plan_op) as two
- * lists of member extents, reads then writes, each merged per member where
- * contiguous: a host read reads its chunks (a RAID 1/10 read goes to the
- * mirror whose last request ended nearest, the controller's idea of where
- * its head is; a read of a failed member reads the rest of the row to
- * reconstruct it); a parity write writes its data and the row's parity,
- * and for each row it covers only partly reads first, either the old data
- * and parity (read-modify-write) or the row's other data chunks
- * (reconstruct-write), whichever reads fewer chunks that are still there.
- * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
- * of a member that is there, a RAID 5/6 read-modify-write with no member
- * failed), get the same lists straight away (plan_one_chunk,
- * small_parity_write), without the general planner's loops.
+ * An array operation (struct array_op, raid_array.h) is planned once when
+ * it starts (raid_plan.c) as two lists of member extents, reads then
+ * writes, and runs them as two phases.
  * With the controller's write-back cache on, a host write completes as soon
  * as it is in the cache, and the array destages it later as an operation of
  * its own (contiguous cached writes merged into one, so that sequential
@@ -33,21 +23,33 @@
  *     time the array has processed (array->clock).
  *  2. An operation is in exactly one state at a time (below); `pending`
  *     counts its member requests in flight in the current phase, and the
- *     phase ends when it reaches 0.
+ *     phase ends when it reaches 0 (timed: the operation is in `events`,
+ *     at the end of its phase, until it ends).
  *  3. next_completion() processes member completions in time order up to
  *     the earliest host completion and returns it; it never processes one
  *     later than the host completion it returns, so a host that submits at
  *     that time finds every member at or before it. Host completions are
  *     queued at the array's clock plus controller_ns, so (by 1) in time
  *     order: a FIFO (heap.h req_fifo, which checks it) holds them.
+ *     Timed (every member detached, device.h: RAID 0, 5 and 6 of SSDs),
+ *     the members hand over each request's completion time at submission,
+ *     and the array asks them nothing more: it keeps each operation once
+ *     in `events`, at the end of its phase, keyed (time, member, submission
+ *     number) of the request that ends it, and ends phases in key order,
+ *     the order in which the member by member polling (members_at) reaches
+ *     the same requests; a host request earlier than the last time
+ *     next_completion() returned gets the clock polling would have left
+ *     (timed_clock). Same results as polling (test_sim_raid_timed), one
+ *     event per phase instead of one per member request.
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random; the data
- *     path never changes a time). The members' prefetch hint, given for
- *     each member request as it is planned (the map loads of an
- *     operation's requests then overlap with each other and with the rest
- *     of the plan), changes nothing.
+ *     path never changes a time). The members' prefetch hint, given four
+ *     IOs ahead for a request inside one chunk (raid_prefetch) and for
+ *     each other member request as the general planner adds it (the map
+ *     loads then overlap the IOs before, or the rest of the plan),
+ *     changes nothing.
  *  7. With `kept`, every cached write's data is in exactly one operation's
  *     `dirty` list until its destage finishes.
  *
@@ -63,116 +65,14 @@
 #include "raid.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sim/heap.h"
+#include "sim/raid_array.h"
 #include "sim/raid_data.h"
 #include "sim/spec.h"
 #include "util/bug.h"
-#include "util/dynbuf.h"
-
-struct extent {
-	unsigned member;
-	uint64_t off;
-	uint64_t len;
-	uint64_t done;			/* timed: when its member request completes */
-};
-
-/*
- * Division by one of the array's fixed numbers (the stripe, the data chunks
- * of a row, the members), which the layout does for every request: a shift
- * for a power of two, else for x < 2^32 (chunk and row numbers of any array
- * under 256 TiB of 64 KiB chunks) one multiplication by magic = 2^64 / d + 1,
- * exact for every 32-bit x and d (Lemire, Kaser and Kurz, "Faster remainder
- * by direct computation", 2019), else a division.
- */
-struct divisor {
-	uint64_t d, magic;
-	int shift;			/* log2(d), or -1 */
-};
-
-static struct divisor divisor_of(uint64_t d)
-{
-	struct divisor v = { d, d > 1 ? UINT64_MAX / d + 1 : 0, -1 };
-
-	if (d && !(d & (d - 1)))
-		v.shift = __builtin_ctzll(d);
-	return v;
-}
-
-static inline uint64_t quot(const struct divisor *v, uint64_t x)
-{
-	if (v->shift >= 0)
-		return x >> v->shift;
-	if (!(x >> 32))
-		return (uint64_t)(((unsigned __int128)x * v->magic) >> 64);
-	return x / v->d;
-}
-
-struct extent_list {
-	struct extent *e;
-	unsigned len, alloc;
-};
-
-struct array_op;
-
-struct member_io {
-	struct io_request req;		/* first: members hand back &req */
-	struct array_op *op;
-	unsigned member;
-	struct member_io *next_free;
-	struct member_io *next_alloc;	/* every one allocated, for destroy */
-};
-
-struct array_op {
-	struct io_request *host;	/* NULL: a destage of cached writes */
-	uint64_t offset, length;
-	enum io_op op;
-	unsigned phase;			/* 0 reads, 1 writes */
-	unsigned pending;
-	int error;
-	int phase_error;		/* timed: the phase's last failed member request's */
-	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
-	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
-	struct extent_list list[2];	/* reads, writes */
-	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
-	struct array_op *next;		/* free list, or the destage queue */
-	struct array_op *next_alloc;	/* every one allocated, for destroy */
-};
-
-struct raid_array {
-	struct sim_device dev;
-	struct raid_sim_config cfg;
-	struct raid_layout layout;
-	unsigned n, data, parity;
-	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
-	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
-	struct sim_device **member;
-	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
-	unsigned *inflight;		/* member requests in flight (mirrored) */
-	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
-	uint64_t stale;			/* bit m: submitted to or completed from since asked */
-	uint64_t clock;
-	bool timed;			/* members detached: phase ends in `events` (below) */
-	struct event_heap events;	/* timed: operations in flight, by the end of their phase */
-	uint64_t submits;		/* timed: member requests submitted so far */
-	uint64_t returned, returned_seq;	/* timed: last next_completion(), and submits then */
-	uint64_t controller_ns;
-	struct req_fifo done;		/* host completions, in time order (invariant 1) */
-	struct array_op *free_ops, *all_ops;
-	struct member_io *free_ios, *all_ios;
-	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
-	unsigned destaging;
-	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
-	uint64_t cache_bytes, dirty;
-	unsigned *last_idx;		/* plan_op: last extent of each member, per list */
-	struct sim_counters count;	/* host side and the controller's cache */
-	uint64_t seed;
-	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
-};
 
 /* next[] has at least this many entries, those past the members UINT64_MAX. */
 #define NEXT_PAD 8
@@ -180,335 +80,6 @@ struct raid_array {
 static struct raid_array *to_array(struct sim_device *d)
 {
 	return (struct raid_array *)d;
-}
-
-/* --- planning --- */
-
-/* A member's map-load hint, when its model takes hints (a hint changes no result). */
-static void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
-{
-	if (a->member[m]->ops->prefetch)
-		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
-}
-
-static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
-		      uint64_t off, uint64_t len)
-{
-	unsigned *last = &a->last_idx[list * a->n + m];
-
-	if (*last != UINT32_MAX && l->e[*last].off + l->e[*last].len == off) {
-		l->e[*last].len += len;
-		return 0;
-	}
-	if (l->len == l->alloc) {
-		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
-		struct extent *e = realloc(l->e, alloc * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		l->e = e;
-		l->alloc = alloc;
-	}
-	*last = l->len;
-	l->e[l->len++] = (struct extent){ m, off, len, 0 };
-	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
-	return 0;
-}
-
-static bool failed(const struct raid_array *a, unsigned m)
-{
-	return m < a->cfg.failed;
-}
-
-/* The surviving mirror whose last request ended nearest `off`. */
-static unsigned nearest(const struct raid_array *a, unsigned first, unsigned count, uint64_t off)
-{
-	unsigned best = UINT32_MAX;
-	uint64_t best_d = UINT64_MAX;
-
-	for (unsigned m = first; m < first + count; m++) {
-		uint64_t d = a->last_end[m] > off ? a->last_end[m] - off : off - a->last_end[m];
-
-		if (failed(a, m))
-			continue;
-		if (d < best_d || (d == best_d && a->inflight[m] < a->inflight[best])) {
-			best = m;
-			best_d = d;
-		}
-	}
-	BUG_ON(best == UINT32_MAX);
-	return best;
-}
-
-/* Parity member k (0: P, 1: Q) and data member i of row r. */
-static unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
-{
-	unsigned p = a->n - 1 - (unsigned)(row - quot(&a->by_n, row) * a->n) + k;
-
-	return p < a->n ? p : p - a->n;		/* raid_sim_parity_member() */
-}
-
-static unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
-{
-	unsigned m = parity_member(a, row, 0) + a->parity + i;
-
-	return m < a->n ? m : m - a->n;		/* raid_sim_data_member() */
-}
-
-/* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
-static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
-			     uint64_t in, uint64_t len)
-{
-	unsigned m = data_member(a, row, i), got = 0;
-	uint64_t moff = row * a->cfg.stripe + in;
-	int ret = 0;
-
-	if (!failed(a, m)) {
-		unsigned last = a->last_idx[m];
-		struct extent *e = last != UINT32_MAX ? &op->list[0].e[last] : NULL;
-
-		/* read through the parity chunks between two of this member's data chunks */
-		if (e && in == 0 && moff > e->off + e->len &&
-		    moff - (e->off + e->len) <= a->parity * a->cfg.stripe) {
-			e->len = moff + len - e->off;
-			return 0;
-		}
-		return extent_add(a, &op->list[0], 0, m, moff, len);
-	}
-	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
-		unsigned o = (m + 1 + k) % a->n;
-
-		if (o != m && !failed(a, o)) {
-			ret = extent_add(a, &op->list[0], 0, o, moff, len);
-			got++;
-		}
-	}
-	return ret;
-}
-
-/* The pieces of [op->offset, +length): chunk c, offset in chunk, length; calls fn for each. */
-typedef int (*piece_fn)(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
-			uint64_t len);
-
-static int for_each_piece(struct raid_array *a, struct array_op *op, piece_fn fn)
-{
-	uint64_t pos = op->offset, end = op->offset + op->length;
-	int ret = 0;
-
-	while (pos < end && !ret) {
-		uint64_t chunk = pos / a->cfg.stripe, in = pos % a->cfg.stripe;
-		uint64_t len = a->cfg.stripe - in < end - pos ? a->cfg.stripe - in : end - pos;
-
-		ret = fn(a, op, chunk, in, len);
-		pos += len;
-	}
-	return ret;
-}
-
-static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
-		       uint64_t len)
-{
-	unsigned pairs = a->n / 2;
-
-	if (a->layout.level == RAID_0)
-		return extent_add(a, &op->list[op->op], op->op, (unsigned)(chunk % a->n),
-				  chunk / a->n * a->cfg.stripe + in, len);
-	if (a->layout.level == RAID_10) {
-		unsigned p = (unsigned)(chunk % pairs);
-		uint64_t moff = chunk / pairs * a->cfg.stripe + in;
-		int ret = 0;
-
-		if (op->op == IO_READ)
-			return extent_add(a, &op->list[0], 0, nearest(a, 2 * p, 2, moff), moff, len);
-		for (unsigned m = 2 * p; m < 2 * p + 2 && !ret; m++)
-			if (!failed(a, m))
-				ret = extent_add(a, &op->list[1], 1, m, moff, len);
-		return ret;
-	}
-	/* RAID 5/6 reads */
-	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
-}
-
-/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
-static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
-{
-	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
-}
-
-/*
- * Whether a write to data chunks first..last of the row at p0 reads the old
- * data and parity (read-modify-write) rather than the other data chunks
- * (reconstruct-write): the one that reads fewer chunks, or the one that can
- * read everything it needs when members have failed.
- */
-static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first, unsigned last)
-{
-	unsigned touched = last - first + 1, rmw = 0, rec = 0;
-
-	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
-		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
-
-		rmw += t && gone;	/* reads that cannot be done */
-		rec += !t && gone;
-	}
-	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
-		rmw += failed(a, row_member(a, p0, k));
-	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
-}
-
-/* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
-static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
-			    uint64_t lo, uint64_t hi)
-{
-	uint64_t s = a->cfg.stripe, base = row * s;
-	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
-	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
-	unsigned p0 = parity_member(a, row, 0);
-	bool full = lo == 0 && hi == a->data * s, use_rmw = row_uses_rmw(a, p0, first, last);
-	int ret = 0;
-
-	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
-		unsigned m = row_member(a, p0, a->parity + i);
-		bool t = i >= first && i <= last;
-
-		if (!failed(a, m) && t == use_rmw)
-			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
-	}
-	for (unsigned k = 0; k < a->parity && !ret; k++) {
-		unsigned m = row_member(a, p0, k);
-
-		if (!failed(a, m) && !full && use_rmw)
-			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
-		if (!failed(a, m) && !ret)
-			ret = extent_add(a, &op->list[1], 1, m, base + plo, phi - plo);
-	}
-	for (unsigned i = first; i <= last && !ret; i++) {
-		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
-		unsigned m = row_member(a, p0, a->parity + i);
-
-		if (!failed(a, m))
-			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
-	}
-	return ret;
-}
-
-/* Room for n extents in list l. */
-static int list_room(struct extent_list *l, unsigned n)
-{
-	size_t alloc = l->alloc;
-
-	if (n <= l->alloc)
-		return 0;
-	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
-		return -ENOMEM;
-	l->alloc = (unsigned)alloc;
-	return 0;
-}
-
-/*
- * The common small write, inside data chunk i of one row with no member
- * failed and read-modify-write the cheaper: the lists parity_write_row()
- * builds for it (reads D, P, Q; writes P, Q, D; every member a different
- * one, so nothing merges), without its loops.
- */
-static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
-			      uint64_t in)
-{
-	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
-	uint64_t off = row * a->cfg.stripe + in, len = op->length;
-
-	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
-		return -ENOMEM;
-	m[0] = row_member(a, p0, np + i);
-	m[1] = p0;
-	m[2] = row_member(a, p0, 1);
-	for (unsigned k = 0; k <= np; k++) {
-		op->list[0].e[k] = (struct extent){ m[k], off, len, 0 };
-		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
-	}
-	op->list[0].len = op->list[1].len = np + 1;
-	return 0;
-}
-
-static int plan_parity_write(struct raid_array *a, struct array_op *op)
-{
-	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
-	uint64_t pos = op->offset, end = op->offset + op->length;
-	int ret = 0;
-
-	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
-		uint64_t chunk = quot(&a->by_stripe, pos), in = pos - chunk * a->cfg.stripe;
-		uint64_t row = quot(&a->by_data, chunk);
-
-		if (op->length && in + op->length <= a->cfg.stripe)
-			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
-	}
-	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
-	while (pos < end && !ret) {
-		uint64_t row = pos / rowb, lo = pos % rowb;
-		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
-
-		ret = parity_write_row(a, op, row, lo, hi);
-		pos = row * rowb + hi;
-	}
-	return ret;
-}
-
-/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
-static unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
-{
-	*row = quot(a->parity ? &a->by_data : &a->by_n, chunk);
-	return a->parity ? data_member(a, *row, (unsigned)(chunk - *row * a->data))
-			 : (unsigned)(chunk - *row * a->n);
-}
-
-/*
- * An operation inside one chunk of RAID 0, or a read inside one data chunk
- * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
- * it, without the loop; false for any other operation.
- */
-static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
-{
-	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, op->offset), row;
-	uint64_t in = op->offset - chunk * s;
-	struct extent_list *l = &op->list[op->op];
-	unsigned m;
-
-	if (!op->length || in + op->length > s ||
-	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
-		return false;
-	m = chunk_member(a, chunk, &row);
-	if (failed(a, m))
-		return false;
-	*ret = list_room(l, 1);
-	if (*ret)
-		return true;
-	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
-	l->len = 1;
-	hint_member(a, m, row * s + in, op->length);
-	return true;
-}
-
-static int plan_op(struct raid_array *a, struct array_op *op)
-{
-	int ret = 0;
-
-	op->list[0].len = op->list[1].len = 0;
-	if (op->op == IO_WRITE && a->parity)
-		return plan_parity_write(a, op);
-	if (plan_one_chunk(a, op, &ret))
-		return ret;
-	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
-	if (a->layout.level == RAID_1) {
-		if (op->op == IO_READ)
-			return extent_add(a, &op->list[0], 0, nearest(a, 0, a->n, op->offset),
-					  op->offset, op->length);
-		for (unsigned m = 0; m < a->n && !ret; m++)
-			if (!failed(a, m))
-				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
-		return ret;
-	}
-	return for_each_piece(a, op, plain_piece);
 }
 
 /* --- running --- */
@@ -625,7 +196,7 @@ static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t);
 /* Plan `op` and start its first phase at t. */
 static int start_op(struct raid_array *a, struct array_op *op, uint64_t t)
 {
-	int ret = plan_op(a, op);
+	int ret = raid_plan_op(a, op);
 
 	if (ret)
 		return ret;
