@@ -90,7 +90,8 @@ struct sim_device_ops {
 	 * Optional (NULL: not offered): from now on the caller never calls
 	 * next_completion() or complete(). submit() then sets the request's
 	 * result and complete_ns (its completion time, which nothing later
-	 * changes, and later than `now`), keeps no use of the request once it
+	 * changes, and later than `now` for a request inside the capacity
+	 * and not empty), keeps no use of the request once it
 	 * returns, and the device forgets a request by itself once a later
 	 * submission is at or past its time. An array whose members all take
 	 * this keeps the times itself (raid.c). With `check_only`, change
