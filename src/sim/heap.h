@@ -19,8 +19,11 @@
 
 struct req_heap_entry {
 	uint64_t key;			/* completion time */
-	uint64_t order;			/* tie-breaker: push order */
-	struct io_request *req;
+	uint64_t order;			/* tie-breaker: push order (event heap: the tie) */
+	union {
+		struct io_request *req;
+		void *item;		/* the event heap's */
+	};
 };
 
 /*
@@ -161,13 +164,8 @@ static inline uint64_t req_heap_key_at(const struct req_heap *h, unsigned i)
  * phase, so no two are equal). Grows on demand; push returns -ENOMEM when
  * it cannot.
  */
-struct event_heap_entry {
-	uint64_t key, tie;
-	void *item;
-};
-
 struct event_heap {
-	struct event_heap_entry *entries;
+	struct req_heap_entry *entries;	/* key, order = tie, item */
 	unsigned len, alloc;
 };
 
