@@ -169,7 +169,7 @@ static void events_against_reference(struct check_state *st)
 			n++;
 		} else if (m >= 0 && what == 1 && n < N) {	/* the first moves later */
 			live[m] = 0;
-			key[n] = key[m] + rng_below(&r, 8);
+			key[n] = key[m] + 1 + rng_below(&r, 8);
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;
 			live[n] = 1;
 			items[n] = n;
