@@ -86,6 +86,19 @@ struct sim_device_ops {
 	 * it changes no result.
 	 */
 	void (*prefetch)(struct sim_device *d, uint64_t offset, uint32_t length);
+	/*
+	 * Optional (NULL: not offered): from now on the caller never calls
+	 * next_completion() or complete(). submit() then sets the request's
+	 * result and complete_ns (its completion time, which nothing later
+	 * changes, and later than `now` for a request inside the capacity
+	 * and not empty), keeps no use of the request once it
+	 * returns, and the device forgets a request by itself once a later
+	 * submission is at or past its time. An array whose members all take
+	 * this keeps the times itself (raid.c). With `check_only`, change
+	 * nothing, only answer. 0, or -EOPNOTSUPP when the device cannot
+	 * promise it (its configuration lets a request complete at once).
+	 */
+	int (*detach)(struct sim_device *d, bool check_only);
 };
 
 /* The most members an array reports counters for. */

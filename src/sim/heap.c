@@ -1,4 +1,4 @@
-/* heap.c — the request min-heap and the request FIFO of heap.h. */
+/* heap.c — the request min-heap, the request FIFO and the event heap of heap.h. */
 #include "heap.h"
 
 #include <errno.h>
@@ -43,7 +43,7 @@ int req_heap_reserve(struct req_heap *h, unsigned n)
 
 int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 {
-	struct req_heap_entry e = { key, h->pushes++, req };
+	struct req_heap_entry e = { key, h->pushes++, { .req = req } };
 	unsigned i;
 
 	BUG_ON(key >= h->run.last);	/* that one goes to run */
@@ -60,21 +60,15 @@ int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 }
 
 /*
- * Bottom-up: the hole at the root goes down to a leaf along the earlier
- * child (one compare a level), then the last entry rises from there (it
- * came from the bottom, so it seldom rises far).
+ * Put x in the root's place among the n entries of e and restore the order,
+ * bottom-up: the hole at the root goes down to a leaf along the earlier
+ * child (one compare a level), then x rises from there (it comes from the
+ * bottom, or is later than the root was, so it seldom rises far).
  */
-static struct io_request *heap_pop(struct req_heap *h)
+static void sift(struct req_heap_entry *e, unsigned n, struct req_heap_entry x)
 {
-	struct req_heap_entry *e = h->entries, last;
-	struct io_request *top;
-	unsigned i = 0, c, n;
+	unsigned i = 0, c;
 
-	top = e[0].req;
-	n = --h->nheap;
-	if (!n)
-		return top;
-	last = e[n];
 	for (; (c = 2 * i + 1) + 1 < n; i = c) {
 		c += before(&e[c + 1], &e[c]);
 		e[i] = e[c];
@@ -83,11 +77,19 @@ static struct io_request *heap_pop(struct req_heap *h)
 		e[i] = e[c];
 		i = c;
 	}
-	while (i > 0 && before(&last, &e[(i - 1) / 2])) {
+	while (i > 0 && before(&x, &e[(i - 1) / 2])) {
 		e[i] = e[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	e[i] = last;
+	e[i] = x;
+}
+
+static struct io_request *heap_pop(struct req_heap *h)
+{
+	struct io_request *top = h->entries[0].req;
+
+	if (--h->nheap)
+		sift(h->entries, h->nheap, h->entries[h->nheap]);
 	return top;
 }
 
@@ -123,4 +125,51 @@ int req_fifo_reserve(struct req_fifo *q, unsigned n)
 		memcpy(q->entries + old, q->entries, (q->head + q->len - old) * sizeof(*q->entries));
 	q->alloc = (unsigned)alloc;
 	return 0;
+}
+
+void event_heap_init(struct event_heap *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void event_heap_release(struct event_heap *h)
+{
+	free(h->entries);
+	event_heap_init(h);
+}
+
+int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+{
+	struct req_heap_entry e = { key, tie, { .item = item } };
+	unsigned i;
+
+	if (h->len == h->alloc) {
+		size_t alloc = h->alloc;
+
+		if (array_grow((void **)&h->entries, &alloc, h->len + 1, sizeof(*h->entries),
+			       UINT_MAX))
+			return -ENOMEM;
+		h->alloc = (unsigned)alloc;
+	}
+	for (i = h->len++; i > 0 && before(&e, &h->entries[(i - 1) / 2]); i = (i - 1) / 2)
+		h->entries[i] = h->entries[(i - 1) / 2];
+	h->entries[i] = e;
+	return 0;
+}
+
+void *event_heap_pop(struct event_heap *h)
+{
+	void *top = h->entries[0].item;
+
+	BUG_ON(!h->len);
+	if (--h->len)
+		sift(h->entries, h->len, h->entries[h->len]);
+	return top;
+}
+
+void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+{
+	BUG_ON(!h->len || (key < h->entries[0].key) ||
+	       (key == h->entries[0].key && tie < h->entries[0].order));
+	sift(h->entries, h->len, (struct req_heap_entry){ key, tie, { .item = item } });
 }

@@ -4,7 +4,8 @@
  * layer), and a FIFO for requests whose times come in order (which the heap
  * uses for its in-order pushes). Ties leave in the order they came, so a
  * simulation is deterministic. Capacity grows on demand; push returns -ENOMEM when it
- * cannot.
+ * cannot. An event heap (the last part) orders items of any kind by (time,
+ * tie) pairs that are all distinct, so that ties need no push order.
  */
 #ifndef IOMODEL_SIM_HEAP_H
 #define IOMODEL_SIM_HEAP_H
@@ -18,8 +19,11 @@
 
 struct req_heap_entry {
 	uint64_t key;			/* completion time */
-	uint64_t order;			/* tie-breaker: push order */
-	struct io_request *req;
+	uint64_t order;			/* tie-breaker: push order (event heap: the tie) */
+	union {
+		struct io_request *req;
+		void *item;		/* the event heap's */
+	};
 };
 
 /*
@@ -152,6 +156,31 @@ static inline uint64_t req_heap_key_at(const struct req_heap *h, unsigned i)
 		return h->entries[i].key;
 	r = h->run.head + (i - h->nheap);
 	return h->run.entries[r < h->run.alloc ? r : r - h->run.alloc].key;
+}
+
+/*
+ * The event heap: a binary min-heap of items by (key, tie), for an array's
+ * phase ends (raid.c, whose ties name the member request that ends each
+ * phase, so no two are equal). Grows on demand; push returns -ENOMEM when
+ * it cannot.
+ */
+struct event_heap {
+	struct req_heap_entry *entries;	/* key, order = tie, item */
+	unsigned len, alloc;
+};
+
+void event_heap_init(struct event_heap *h);
+void event_heap_release(struct event_heap *h);
+int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
+/* Remove and return the earliest item; the heap must not be empty. */
+void *event_heap_pop(struct event_heap *h);
+/* Pop, then push (key, tie) no earlier than what it pops, in one pass. */
+void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
+
+/* The earliest key held; UINT64_MAX if none. */
+static inline uint64_t event_heap_min(const struct event_heap *h)
+{
+	return h->len ? h->entries[0].key : UINT64_MAX;
 }
 
 #endif

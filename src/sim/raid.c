@@ -5,19 +5,9 @@
  * request when the last of them is done; driven by the virtual clock of
  * backend/sim.c through the operations of device.h.
  *
- * An array operation (struct array_op) is planned once (plan_op) as two
- * lists of member extents, reads then writes, each merged per member where
- * contiguous: a host read reads its chunks (a RAID 1/10 read goes to the
- * mirror whose last request ended nearest, the controller's idea of where
- * its head is; a read of a failed member reads the rest of the row to
- * reconstruct it); a parity write writes its data and the row's parity,
- * and for each row it covers only partly reads first, either the old data
- * and parity (read-modify-write) or the row's other data chunks
- * (reconstruct-write), whichever reads fewer chunks that are still there.
- * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
- * of a member that is there, a RAID 5/6 read-modify-write with no member
- * failed), get the same lists straight away (plan_one_chunk,
- * small_parity_write), without the general planner's loops.
+ * An array operation (struct array_op, raid_array.h) is planned once when
+ * it starts (raid_plan.c) as two lists of member extents, reads then
+ * writes, and runs them as two phases.
  * With the controller's write-back cache on, a host write completes as soon
  * as it is in the cache, and the array destages it later as an operation of
  * its own (contiguous cached writes merged into one, so that sequential
@@ -33,21 +23,33 @@
  *     time the array has processed (array->clock).
  *  2. An operation is in exactly one state at a time (below); `pending`
  *     counts its member requests in flight in the current phase, and the
- *     phase ends when it reaches 0.
+ *     phase ends when it reaches 0 (timed: the operation is in `events`,
+ *     at the end of its phase, until it ends).
  *  3. next_completion() processes member completions in time order up to
  *     the earliest host completion and returns it; it never processes one
  *     later than the host completion it returns, so a host that submits at
  *     that time finds every member at or before it. Host completions are
  *     queued at the array's clock plus controller_ns, so (by 1) in time
  *     order: a FIFO (heap.h req_fifo, which checks it) holds them.
+ *     Timed (every member detached, device.h: RAID 0, 5 and 6 of SSDs),
+ *     the members hand over each request's completion time at submission,
+ *     and the array asks them nothing more: it keeps each operation once
+ *     in `events`, at the end of its phase, keyed (time, member, submission
+ *     number) of the request that ends it, and ends phases in key order,
+ *     the order in which the member by member polling (members_at) reaches
+ *     the same requests; a host request earlier than the last time
+ *     next_completion() returned gets the clock polling would have left
+ *     (timed_clock). Same results as polling (test_sim_raid_timed), one
+ *     event per phase instead of one per member request.
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random; the data
- *     path never changes a time). The members' prefetch hint, given for
- *     each member request as it is planned (the map loads of an
- *     operation's requests then overlap with each other and with the rest
- *     of the plan), changes nothing.
+ *     path never changes a time). The members' prefetch hint, given four
+ *     IOs ahead for a request inside one chunk (raid_prefetch) and for
+ *     each other member request as the general planner adds it (the map
+ *     loads then overlap the IOs before, or the rest of the plan),
+ *     changes nothing.
  *  7. With `kept`, every cached write's data is in exactly one operation's
  *     `dirty` list until its destage finishes.
  *
@@ -63,76 +65,14 @@
 #include "raid.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sim/heap.h"
+#include "sim/raid_array.h"
 #include "sim/raid_data.h"
 #include "sim/spec.h"
 #include "util/bug.h"
-#include "util/dynbuf.h"
-
-struct extent {
-	unsigned member;
-	uint64_t off;
-	uint64_t len;
-};
-
-struct extent_list {
-	struct extent *e;
-	unsigned len, alloc;
-};
-
-struct array_op;
-
-struct member_io {
-	struct io_request req;		/* first: members hand back &req */
-	struct array_op *op;
-	unsigned member;
-	struct member_io *next_free;
-	struct member_io *next_alloc;	/* every one allocated, for destroy */
-};
-
-struct array_op {
-	struct io_request *host;	/* NULL: a destage of cached writes */
-	uint64_t offset, length;
-	enum io_op op;
-	unsigned phase;			/* 0 reads, 1 writes */
-	unsigned pending;
-	int error;
-	struct extent_list list[2];	/* reads, writes */
-	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
-	struct array_op *next;		/* free list, or the destage queue */
-	struct array_op *next_alloc;	/* every one allocated, for destroy */
-};
-
-struct raid_array {
-	struct sim_device dev;
-	struct raid_sim_config cfg;
-	struct raid_layout layout;
-	unsigned n, data, parity;
-	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
-	struct sim_device **member;
-	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
-	unsigned *inflight;		/* member requests in flight (mirrored) */
-	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
-	uint64_t stale;			/* bit m: submitted to or completed from since asked */
-	uint64_t clock;
-	uint64_t controller_ns;
-	struct req_fifo done;		/* host completions, in time order (invariant 1) */
-	struct array_op *free_ops, *all_ops;
-	struct member_io *free_ios, *all_ios;
-	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
-	unsigned destaging;
-	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
-	uint64_t cache_bytes, dirty;
-	unsigned *last_idx;		/* plan_op: last extent of each member, per list */
-	struct sim_counters count;	/* host side and the controller's cache */
-	uint64_t seed;
-	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
-};
 
 /* next[] has at least this many entries, those past the members UINT64_MAX. */
 #define NEXT_PAD 8
@@ -140,331 +80,6 @@ struct raid_array {
 static struct raid_array *to_array(struct sim_device *d)
 {
 	return (struct raid_array *)d;
-}
-
-/* --- planning --- */
-
-/* A member's map-load hint, when its model takes hints (a hint changes no result). */
-static void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
-{
-	if (a->member[m]->ops->prefetch)
-		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
-}
-
-static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
-		      uint64_t off, uint64_t len)
-{
-	unsigned *last = &a->last_idx[list * a->n + m];
-
-	if (*last != UINT32_MAX && l->e[*last].off + l->e[*last].len == off) {
-		l->e[*last].len += len;
-		return 0;
-	}
-	if (l->len == l->alloc) {
-		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
-		struct extent *e = realloc(l->e, alloc * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		l->e = e;
-		l->alloc = alloc;
-	}
-	*last = l->len;
-	l->e[l->len++] = (struct extent){ m, off, len };
-	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
-	return 0;
-}
-
-static bool failed(const struct raid_array *a, unsigned m)
-{
-	return m < a->cfg.failed;
-}
-
-/* The surviving mirror whose last request ended nearest `off`. */
-static unsigned nearest(const struct raid_array *a, unsigned first, unsigned count, uint64_t off)
-{
-	unsigned best = UINT32_MAX;
-	uint64_t best_d = UINT64_MAX;
-
-	for (unsigned m = first; m < first + count; m++) {
-		uint64_t d = a->last_end[m] > off ? a->last_end[m] - off : off - a->last_end[m];
-
-		if (failed(a, m))
-			continue;
-		if (d < best_d || (d == best_d && a->inflight[m] < a->inflight[best])) {
-			best = m;
-			best_d = d;
-		}
-	}
-	BUG_ON(best == UINT32_MAX);
-	return best;
-}
-
-/* Parity member k (0: P, 1: Q) and data member i of row r. */
-static unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
-{
-	return raid_sim_parity_member(a->n, row, k);
-}
-
-static unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
-{
-	return raid_sim_data_member(a->n, a->parity, row, i);
-}
-
-/* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
-static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
-			     uint64_t in, uint64_t len)
-{
-	unsigned m = data_member(a, row, i), got = 0;
-	uint64_t moff = row * a->cfg.stripe + in;
-	int ret = 0;
-
-	if (!failed(a, m)) {
-		unsigned last = a->last_idx[m];
-		struct extent *e = last != UINT32_MAX ? &op->list[0].e[last] : NULL;
-
-		/* read through the parity chunks between two of this member's data chunks */
-		if (e && in == 0 && moff > e->off + e->len &&
-		    moff - (e->off + e->len) <= a->parity * a->cfg.stripe) {
-			e->len = moff + len - e->off;
-			return 0;
-		}
-		return extent_add(a, &op->list[0], 0, m, moff, len);
-	}
-	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
-		unsigned o = (m + 1 + k) % a->n;
-
-		if (o != m && !failed(a, o)) {
-			ret = extent_add(a, &op->list[0], 0, o, moff, len);
-			got++;
-		}
-	}
-	return ret;
-}
-
-/* The pieces of [op->offset, +length): chunk c, offset in chunk, length; calls fn for each. */
-typedef int (*piece_fn)(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
-			uint64_t len);
-
-static int for_each_piece(struct raid_array *a, struct array_op *op, piece_fn fn)
-{
-	uint64_t pos = op->offset, end = op->offset + op->length;
-	int ret = 0;
-
-	while (pos < end && !ret) {
-		uint64_t chunk = pos / a->cfg.stripe, in = pos % a->cfg.stripe;
-		uint64_t len = a->cfg.stripe - in < end - pos ? a->cfg.stripe - in : end - pos;
-
-		ret = fn(a, op, chunk, in, len);
-		pos += len;
-	}
-	return ret;
-}
-
-static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
-		       uint64_t len)
-{
-	unsigned pairs = a->n / 2;
-
-	if (a->layout.level == RAID_0)
-		return extent_add(a, &op->list[op->op], op->op, (unsigned)(chunk % a->n),
-				  chunk / a->n * a->cfg.stripe + in, len);
-	if (a->layout.level == RAID_10) {
-		unsigned p = (unsigned)(chunk % pairs);
-		uint64_t moff = chunk / pairs * a->cfg.stripe + in;
-		int ret = 0;
-
-		if (op->op == IO_READ)
-			return extent_add(a, &op->list[0], 0, nearest(a, 2 * p, 2, moff), moff, len);
-		for (unsigned m = 2 * p; m < 2 * p + 2 && !ret; m++)
-			if (!failed(a, m))
-				ret = extent_add(a, &op->list[1], 1, m, moff, len);
-		return ret;
-	}
-	/* RAID 5/6 reads */
-	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
-}
-
-/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
-static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
-{
-	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
-}
-
-/*
- * Whether a write to data chunks first..last of the row at p0 reads the old
- * data and parity (read-modify-write) rather than the other data chunks
- * (reconstruct-write): the one that reads fewer chunks, or the one that can
- * read everything it needs when members have failed.
- */
-static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first, unsigned last)
-{
-	unsigned touched = last - first + 1, rmw = 0, rec = 0;
-
-	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
-		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
-
-		rmw += t && gone;	/* reads that cannot be done */
-		rec += !t && gone;
-	}
-	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
-		rmw += failed(a, row_member(a, p0, k));
-	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
-}
-
-/* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
-static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
-			    uint64_t lo, uint64_t hi)
-{
-	uint64_t s = a->cfg.stripe, base = row * s;
-	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
-	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
-	unsigned p0 = parity_member(a, row, 0);
-	bool full = lo == 0 && hi == a->data * s, use_rmw = row_uses_rmw(a, p0, first, last);
-	int ret = 0;
-
-	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
-		unsigned m = row_member(a, p0, a->parity + i);
-		bool t = i >= first && i <= last;
-
-		if (!failed(a, m) && t == use_rmw)
-			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
-	}
-	for (unsigned k = 0; k < a->parity && !ret; k++) {
-		unsigned m = row_member(a, p0, k);
-
-		if (!failed(a, m) && !full && use_rmw)
-			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
-		if (!failed(a, m) && !ret)
-			ret = extent_add(a, &op->list[1], 1, m, base + plo, phi - plo);
-	}
-	for (unsigned i = first; i <= last && !ret; i++) {
-		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
-		unsigned m = row_member(a, p0, a->parity + i);
-
-		if (!failed(a, m))
-			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
-	}
-	return ret;
-}
-
-/* Room for n extents in list l. */
-static int list_room(struct extent_list *l, unsigned n)
-{
-	size_t alloc = l->alloc;
-
-	if (n <= l->alloc)
-		return 0;
-	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
-		return -ENOMEM;
-	l->alloc = (unsigned)alloc;
-	return 0;
-}
-
-/*
- * The common small write, inside data chunk i of one row with no member
- * failed and read-modify-write the cheaper: the lists parity_write_row()
- * builds for it (reads D, P, Q; writes P, Q, D; every member a different
- * one, so nothing merges), without its loops.
- */
-static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
-			      uint64_t in)
-{
-	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
-	uint64_t off = row * a->cfg.stripe + in, len = op->length;
-
-	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
-		return -ENOMEM;
-	m[0] = row_member(a, p0, np + i);
-	m[1] = p0;
-	m[2] = row_member(a, p0, 1);
-	for (unsigned k = 0; k <= np; k++) {
-		op->list[0].e[k] = (struct extent){ m[k], off, len };
-		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len };
-	}
-	op->list[0].len = op->list[1].len = np + 1;
-	for (unsigned k = 0; k <= np; k++)
-		hint_member(a, m[k], off, len);
-	return 0;
-}
-
-static int plan_parity_write(struct raid_array *a, struct array_op *op)
-{
-	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
-	uint64_t pos = op->offset, end = op->offset + op->length;
-	int ret = 0;
-
-	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
-		uint64_t lo = pos % rowb, in = lo % a->cfg.stripe;
-
-		if (op->length && in + op->length <= a->cfg.stripe)
-			return small_parity_write(a, op, pos / rowb, (unsigned)(lo / a->cfg.stripe), in);
-	}
-	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
-	while (pos < end && !ret) {
-		uint64_t row = pos / rowb, lo = pos % rowb;
-		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
-
-		ret = parity_write_row(a, op, row, lo, hi);
-		pos = row * rowb + hi;
-	}
-	return ret;
-}
-
-/*
- * An operation inside one chunk of RAID 0, or a read inside one data chunk
- * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
- * it, without the loop; false for any other operation.
- */
-/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
-static unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
-{
-	*row = a->parity ? chunk / a->data : chunk / a->n;
-	return a->parity ? data_member(a, *row, (unsigned)(chunk % a->data))
-			 : (unsigned)(chunk % a->n);
-}
-
-static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
-{
-	uint64_t s = a->cfg.stripe, chunk = op->offset / s, in = op->offset % s, row;
-	struct extent_list *l = &op->list[op->op];
-	unsigned m;
-
-	if (!op->length || in + op->length > s ||
-	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
-		return false;
-	m = chunk_member(a, chunk, &row);
-	if (failed(a, m))
-		return false;
-	*ret = list_room(l, 1);
-	if (*ret)
-		return true;
-	l->e[0] = (struct extent){ m, row * s + in, op->length };
-	l->len = 1;
-	hint_member(a, m, row * s + in, op->length);
-	return true;
-}
-
-static int plan_op(struct raid_array *a, struct array_op *op)
-{
-	int ret = 0;
-
-	op->list[0].len = op->list[1].len = 0;
-	if (op->op == IO_WRITE && a->parity)
-		return plan_parity_write(a, op);
-	if (plan_one_chunk(a, op, &ret))
-		return ret;
-	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
-	if (a->layout.level == RAID_1) {
-		if (op->op == IO_READ)
-			return extent_add(a, &op->list[0], 0, nearest(a, 0, a->n, op->offset),
-					  op->offset, op->length);
-		for (unsigned m = 0; m < a->n && !ret; m++)
-			if (!failed(a, m))
-				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
-		return ret;
-	}
-	return for_each_piece(a, op, plain_piece);
 }
 
 /* --- running --- */
@@ -491,10 +106,60 @@ static void op_put(struct raid_array *a, struct array_op *op)
 	a->free_ops = op;
 }
 
+/*
+ * Timed (members detached, device.h): submit the phase's member requests,
+ * whose completion times come back at once, and set the operation's key in
+ * `events` for the end of its phase: (time, member << 58 | submission
+ * number) of the request that ends it, the order in which the member by
+ * member scan of members_at() would reach that request, so phases end in
+ * the same order. The phase's error is that of its failed request that
+ * scan would reach last. The caller queues it (submit_phase, or
+ * timed_next_completion for a second phase).
+ */
+static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
+	struct extent_list *l = &op->list[op->phase];
+	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+	rank last = 0, last_err = 0;
+
+	op->phase_seq = a->submits;
+	op->phase_error = 0;
+	for (unsigned i = 0; i < l->len; i++) {
+		struct extent *e = &l->e[i];
+		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
+		rank rk;
+		int ret;
+
+		req.offset = e->off;
+		req.length = (uint32_t)e->len;
+		ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
+
+		if (ret)
+			return ret;
+		BUG_ON(failed(a, e->member) || e->len > UINT32_MAX || req.complete_ns <= t);
+		e->done = req.complete_ns;
+		rk = (rank)e->done << 64 | k;
+		last = rk > last ? rk : last;	/* no branch: which one ends last is random */
+		if (req.result < 0 && rk > last_err) {
+			op->phase_error = (int)req.result;
+			last_err = rk;
+		}
+	}
+	op->end = (uint64_t)(last >> 64);
+	op->end_tie = (uint64_t)last;
+	return 0;
+}
+
 static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	const struct extent_list *l = &op->list[op->phase];
 
+	if (a->timed) {
+		int ret = submit_timed(a, op, t);
+
+		return ret ? ret : event_heap_push(&a->events, op->end, op->end_tie, op);
+	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
@@ -531,7 +196,7 @@ static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t);
 /* Plan `op` and start its first phase at t. */
 static int start_op(struct raid_array *a, struct array_op *op, uint64_t t)
 {
-	int ret = plan_op(a, op);
+	int ret = raid_plan_op(a, op);
 
 	if (ret)
 		return ret;
@@ -628,6 +293,16 @@ static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 	return ret ? ret : destage_more(a, t);
 }
 
+/* The last member request of op's phase is done at t: the next phase, or the end. */
+static int phase_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	if (op->phase == 0 && op->list[1].len) {
+		op->phase = 1;
+		return submit_phase(a, op, t);
+	}
+	return finish_op(a, op, t);
+}
+
 static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
 {
 	struct array_op *op = io->op;
@@ -641,11 +316,28 @@ static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
 	BUG_ON(!op->pending);
 	if (--op->pending)
 		return 0;
-	if (op->phase == 0 && op->list[1].len) {
-		op->phase = 1;
-		return submit_phase(a, op, t);
+	return phase_done(a, op, t);
+}
+
+/*
+ * Timed: the clock the member by member scan would have left, at least t:
+ * the latest completion it passed, which, besides the phase ends, is any
+ * member request already submitted at the last next_completion() that ends
+ * before the time that returned. Asked only of a host request earlier than
+ * that time (a spike's delayed completion, a rate limit); completions come
+ * later than their submission, so these times never fall behind.
+ */
+static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
+{
+	for (unsigned i = 0; i < a->events.len; i++) {
+		const struct array_op *op = a->events.entries[i].item;
+		const struct extent_list *l = &op->list[op->phase];
+
+		for (unsigned j = 0; j < l->len && op->phase_seq < a->returned_seq; j++)
+			if (l->e[j].done < a->returned && l->e[j].done > t)
+				t = l->e[j].done;
 	}
-	return finish_op(a, op, t);
+	return t;
 }
 
 static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t now)
@@ -654,6 +346,8 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	struct array_op *op = op_get(a);
 	uint64_t t = now > a->clock ? now : a->clock;
 
+	if (a->timed && now < a->returned)
+		t = timed_clock(a, t);
 	if (!op)
 		return -ENOMEM;
 	a->clock = t;
@@ -778,10 +472,49 @@ static uint64_t members_due(const struct raid_array *a, uint64_t t)
 	return mask;
 }
 
+/*
+ * Timed: the phases that end before the next host completion, every one at
+ * its time, as phase_done(); an operation going on to its second phase
+ * takes its new place in `events` in one step (its requests end later than
+ * t, so it stays first meanwhile).
+ */
+static uint64_t timed_next_completion(struct raid_array *a)
+{
+	for (;;) {
+		uint64_t t = event_heap_min(&a->events), t_done = req_fifo_min(&a->done);
+
+		if (t_done <= t) {
+			a->returned = t_done;
+			a->returned_seq = a->submits;
+			return t_done;
+		}
+		a->clock = t;
+		while (event_heap_min(&a->events) == t) {
+			struct array_op *op = a->events.entries[0].item;
+			int ret;
+
+			op->error = op->phase_error ? op->phase_error : op->error;
+			if (op->phase == 0 && op->list[1].len) {
+				op->phase = 1;
+				ret = submit_timed(a, op, t);
+				if (!ret)
+					event_heap_replace(&a->events, op->end, op->end_tie, op);
+			} else {
+				event_heap_pop(&a->events);
+				ret = finish_op(a, op, t);
+			}
+			if (ret)
+				return t;	/* out of memory, as below */
+		}
+	}
+}
+
 static uint64_t raid_next_completion(struct sim_device *d)
 {
 	struct raid_array *a = to_array(d);
 
+	if (a->timed)
+		return timed_next_completion(a);
 	for (;;) {
 		uint64_t t_mem = members_next(a), t_done = req_fifo_min(&a->done);
 
@@ -860,6 +593,7 @@ static void raid_destroy(struct sim_device *d)
 		a->all_ios = next;
 	}
 	req_fifo_release(&a->done);
+	event_heap_release(&a->events);
 	raid_data_free(a->kept);
 	free(a->member);
 	free(a->last_end);
@@ -888,12 +622,13 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
 static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
 {
 	struct raid_array *a = to_array(d);
-	uint64_t s = a->cfg.stripe, in = offset % s, row, off;
+	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
+	uint64_t row, off;
 	unsigned m;
 
 	if (a->mirrored || !length || in + length > s)
 		return;
-	m = chunk_member(a, offset / s, &row);
+	m = chunk_member(a, chunk, &row);
 	off = row * s + in;
 	hint_member(a, m, off, length);
 	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
@@ -910,6 +645,21 @@ static const struct sim_device_ops raid_ops = {
 	.destroy = raid_destroy,
 	.prefetch = raid_prefetch,
 };
+
+/*
+ * Keep the members' completion times in the array (device.h detach) when
+ * every member can hand them over at submission; not for RAID 1/10, whose
+ * choice of mirror counts each member's requests in flight one by one, nor
+ * with poll_members (the unit test compares the two ways).
+ */
+static void detach_members(struct raid_array *a)
+{
+	a->timed = !a->mirrored && !a->cfg.poll_members;
+	for (unsigned m = 0; m < a->n && a->timed; m++)
+		a->timed = a->member[m]->ops->detach && !a->member[m]->ops->detach(a->member[m], true);
+	for (unsigned m = 0; m < a->n && a->timed; m++)
+		a->member[m]->ops->detach(a->member[m], false);
+}
 
 static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err)
 {
@@ -931,6 +681,7 @@ static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err
 			smallest = a->member[m]->capacity;
 	}
 	a->dev.capacity = raid_capacity(&a->layout, smallest);
+	detach_members(a);
 	return 0;
 }
 
@@ -950,10 +701,14 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->n = (unsigned)c->disks;
 	a->data = raid_data_disks(&a->layout);
 	a->parity = raid_parity_disks(&a->layout);
+	a->by_stripe = divisor_of(c->stripe);
+	a->by_data = divisor_of(a->data);
+	a->by_n = divisor_of(a->n);
 	a->mirrored = c->level == RAID_1 || c->level == RAID_10;
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
 	req_fifo_init(&a->done);
+	event_heap_init(&a->events);
 	a->member = calloc(a->n, sizeof(*a->member));
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));

@@ -42,17 +42,22 @@ struct raid_sim_config {
 	uint64_t bad_member;		/* the member the faults below hit (verified runs) */
 	double bad_member_lost_write_rate;	/* a write to it acknowledged, not stored */
 	double bad_member_bitflip_rate;		/* a read from it returns a flipped bit */
+	bool poll_members;	/* no parameter (0): the unit test's reference, raid.c */
 };
 
 /* Parity member k (0: P, 1: Q) and data member i of row `row` (the layout above). */
 static inline unsigned raid_sim_parity_member(unsigned n, uint64_t row, unsigned k)
 {
-	return (unsigned)((n - 1 - row % n + k) % n);
+	unsigned p = n - 1 - (unsigned)(row % n) + k;	/* k < n: below 2n */
+
+	return p < n ? p : p - n;
 }
 
 static inline unsigned raid_sim_data_member(unsigned n, unsigned parity, uint64_t row, unsigned i)
 {
-	return (raid_sim_parity_member(n, row, 0) + parity + i) % n;
+	unsigned m = raid_sim_parity_member(n, row, 0) + parity + i;	/* parity + i < n */
+
+	return m < n ? m : m - n;
 }
 
 /* Drives a member can be: presets of device.h and the bare models. */

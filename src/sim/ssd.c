@@ -45,6 +45,7 @@
 
 #include "sim/ssd.h"
 #include "sim/ssd_dev.h"
+#include "util/dynbuf.h"
 #include "util/units.h"
 
 static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
@@ -57,18 +58,26 @@ static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
  * service is in `inflight` (with those done but not yet collected), so the
  * answer is 0 while it holds fewer than ncq, and otherwise the ncq-th
  * latest completion time among them. Costs nothing unless the host keeps
- * more than ncq commands outstanding.
+ * more than ncq commands outstanding. A detached drive keeps the times in
+ * `done` instead, and forgets those done by `now` when they reach ncq: a
+ * command done by then never moves the answer past `now`, so results stay.
  */
-static uint64_t ncq_free_at(struct ssd_dev *d)
+static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 {
 	const struct req_heap *h = &d->inflight;
 	uint64_t *top = d->top;
-	unsigned n = 0;
+	unsigned n = 0, count = d->detached ? (unsigned)d->ndone : req_heap_count(h);
 
-	if (req_heap_count(h) < d->ncq)
+	if (count >= d->ncq && d->detached) {	/* forget the commands done by now */
+		for (size_t i = count = 0; i < d->ndone; i++)
+			if (d->done[i] > now)
+				d->done[count++] = d->done[i];
+		d->ndone = count;
+	}
+	if (count < d->ncq)
 		return 0;
-	for (unsigned i = 0; i < req_heap_count(h); i++) {
-		uint64_t key = req_heap_key_at(h, i);
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t key = d->detached ? d->done[i] : req_heap_key_at(h, i);
 		unsigned j = 0;
 
 		if (n < d->ncq) {		/* min-heap of the ncq latest */
@@ -156,9 +165,10 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	if (!req->length || req->offset > sd->capacity ||
 	    req->length > sd->capacity - req->offset) {
 		req->result = -EINVAL;
-		return req_heap_push(&d->inflight, now, req);
+		req->complete_ns = now;
+		return d->detached ? 0 : req_heap_push(&d->inflight, now, req);
 	}
-	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
+	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d, now));
 	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
 		start += d->t.stall;	/* firmware housekeeping holds the controller */
 	if (req->op == IO_READ) {
@@ -172,7 +182,14 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 		ret = ssd_write(d, req, front_end(d, start, d->t.wcmd, busy), &done);
 	}
 	req->result = ret ? ret : (int64_t)req->length;
-	return req_heap_push(&d->inflight, done, req);
+	req->complete_ns = done;	/* for a detached drive; complete() sets it again */
+	if (!d->detached)
+		return req_heap_push(&d->inflight, done, req);
+	if (d->ndone == d->done_alloc &&
+	    array_grow((void **)&d->done, &d->done_alloc, d->ndone + 1, sizeof(*d->done), UINT32_MAX))
+		return -ENOMEM;
+	d->done[d->ndone++] = done;
+	return 0;
 }
 
 static uint64_t ssd_next_completion(struct sim_device *sd)
@@ -210,6 +227,7 @@ static void ssd_destroy(struct sim_device *sd)
 	ssd_bftl_release(d);
 	ssd_pftl_release(d);
 	req_heap_release(&d->inflight);
+	free(d->done);
 	free(d->top);
 	free(d->chan);
 	free(d);
@@ -225,6 +243,23 @@ static void ssd_prefetch(struct sim_device *sd, uint64_t offset, uint32_t length
 		ssd_pftl_prefetch(d, offset);
 }
 
+/*
+ * device.h detach(): a valid request completes at least its command latency
+ * after submission (invariant 2), which time_spread (at most 0.9) leaves at
+ * 1 ns or more when that latency is 10 ns or more. The times of the
+ * commands go to `done` instead of the in-flight heap (ncq_free_at).
+ */
+static int ssd_detach(struct sim_device *sd, bool check_only)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+
+	if (d->t.cmd < 10 || d->t.wcmd < 10)
+		return -EOPNOTSUPP;
+	if (!check_only)
+		d->detached = true;
+	return 0;
+}
+
 static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
@@ -233,6 +268,7 @@ static const struct sim_device_ops ssd_ops = {
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
 	.prefetch = ssd_prefetch,
+	.detach = ssd_detach,
 };
 
 static uint64_t ns(double v)

@@ -132,6 +132,9 @@ struct ssd_dev {
 	unsigned merge;			/* enum ssd_merge */
 	bool trim;
 	bool write_cache;
+	bool detached;			/* device.h detach(): nobody collects; `done` below, not `inflight` */
+	uint64_t *done;			/* detached: completion times of commands, some past */
+	size_t ndone, done_alloc;
 	struct ssd_chan *chan;
 	uint64_t ctrl_free;		/* the front end takes one command at a time */
 	uint64_t bus_free;

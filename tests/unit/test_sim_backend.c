@@ -61,7 +61,7 @@ static void fixed_destroy(struct sim_device *d)
 }
 
 static const struct sim_device_ops fixed_ops = {
-	fixed_submit, fixed_next, fixed_complete, fixed_counters, fixed_destroy, NULL, NULL, NULL, NULL,
+	fixed_submit, fixed_next, fixed_complete, fixed_counters, fixed_destroy, NULL, NULL, NULL, NULL, NULL,
 };
 
 struct outcome {

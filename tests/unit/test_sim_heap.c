@@ -5,7 +5,8 @@
  * a device's mostly in-order times, which it splits between its FIFO and
  * its heap part (ties across the two); the FIFO
  * pops in push order through its ring's wrap and growth, and its min is
- * the front's key.
+ * the front's key; the event heap pops items by (key, tie), pushes and
+ * replacements of the first mixed, equal keys told apart by their ties.
  */
 #include <stdlib.h>
 
@@ -138,6 +139,55 @@ static void fifo_in_order(struct check_state *st)
 	req_fifo_release(&q);
 }
 
+/* The event heap against the reference: distinct (key, tie) pairs, many equal keys. */
+static void events_against_reference(struct check_state *st)
+{
+	static uint64_t key[N], tie[N];
+	static int live[N], items[N];
+	struct event_heap h;
+	struct rng r;
+	int n = 0, bad = 0, left = 0;
+
+	event_heap_init(&h);
+	rng_init(&r, 5);
+	for (int step = 0; step < 4 * N; step++) {
+		unsigned what = (unsigned)rng_below(&r, 3);
+		int m = -1;
+
+		for (int i = 0; i < n; i++)	/* the earliest live (key, tie) */
+			if (live[i] && (m < 0 || key[i] < key[m] || (key[i] == key[m] && tie[i] < tie[m])))
+				m = i;
+		if (m >= 0 && event_heap_min(&h) != key[m])
+			bad++;
+		if (n < N && (what == 0 || m < 0)) {
+			key[n] = (m >= 0 ? key[m] : 0) + rng_below(&r, 8);	/* no earlier than the first */
+			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;	/* distinct */
+			live[n] = 1;
+			items[n] = n;
+			if (event_heap_push(&h, key[n], tie[n], &items[n]))
+				bad++;
+			n++;
+		} else if (m >= 0 && what == 1 && n < N) {	/* the first moves later */
+			live[m] = 0;
+			key[n] = key[m] + 1 + rng_below(&r, 8);
+			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;
+			live[n] = 1;
+			items[n] = n;
+			event_heap_replace(&h, key[n], tie[n], &items[n]);
+			n++;
+		} else if (m >= 0) {
+			bad += event_heap_pop(&h) != &items[m];
+			live[m] = 0;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		left += live[i];
+	CHECK(st, bad == 0, "%d event heap pops or minima out of (key, tie) order", bad);
+	CHECK(st, h.len == (unsigned)left, "event heap holds %u, reference %d", h.len, left);
+	event_heap_release(&h);
+	CHECK(st, event_heap_min(&h) == UINT64_MAX, "released event heap is empty");
+}
+
 int main(void)
 {
 	struct check_state st = { 0, 0 };
@@ -146,5 +196,6 @@ int main(void)
 	heap_against_reference(&st, 1ULL << 40);
 	heap_mostly_in_order(&st);
 	fifo_in_order(&st);
+	events_against_reference(&st);
 	return check_exit(&st, "sim_heap");
 }

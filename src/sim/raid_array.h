@@ -1,0 +1,158 @@
+/*
+ * raid_array.h — the state of a simulated array, shared by the controller at
+ * work (raid.c) and its planner (raid_plan.c), with the layout arithmetic
+ * both use. Not for use outside src/sim/raid*.c; see raid.c for the
+ * invariants.
+ */
+#ifndef IOMODEL_SIM_RAID_ARRAY_H
+#define IOMODEL_SIM_RAID_ARRAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/heap.h"
+#include "sim/raid.h"
+
+struct extent {
+	unsigned member;
+	uint64_t off;
+	uint64_t len;
+	uint64_t done;			/* timed: when its member request completes */
+};
+
+/*
+ * Division by one of the array's fixed numbers (the stripe, the data chunks
+ * of a row, the members), which the layout does for every request: a shift
+ * for a power of two, else for x < 2^32 (chunk and row numbers of any array
+ * under 256 TiB of 64 KiB chunks) one multiplication by magic = 2^64 / d + 1,
+ * exact for every 32-bit x and d (Lemire, Kaser and Kurz, "Faster remainder
+ * by direct computation", 2019), else a division.
+ */
+struct divisor {
+	uint64_t d, magic;
+	int shift;			/* log2(d), or -1 */
+};
+
+static inline struct divisor divisor_of(uint64_t d)
+{
+	struct divisor v = { d, d > 1 ? UINT64_MAX / d + 1 : 0, -1 };
+
+	if (d && !(d & (d - 1)))
+		v.shift = __builtin_ctzll(d);
+	return v;
+}
+
+static inline uint64_t quot(const struct divisor *v, uint64_t x)
+{
+	if (v->shift >= 0)
+		return x >> v->shift;
+	if (!(x >> 32))
+		return (uint64_t)(((unsigned __int128)x * v->magic) >> 64);
+	return x / v->d;
+}
+
+struct extent_list {
+	struct extent *e;
+	unsigned len, alloc;
+};
+
+struct array_op;
+
+struct member_io {
+	struct io_request req;		/* first: members hand back &req */
+	struct array_op *op;
+	unsigned member;
+	struct member_io *next_free;
+	struct member_io *next_alloc;	/* every one allocated, for destroy */
+};
+
+struct array_op {
+	struct io_request *host;	/* NULL: a destage of cached writes */
+	uint64_t offset, length;
+	enum io_op op;
+	unsigned phase;			/* 0 reads, 1 writes */
+	unsigned pending;
+	int error;
+	int phase_error;		/* timed: the phase's last failed member request's */
+	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
+	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
+	struct extent_list list[2];	/* reads, writes */
+	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
+	struct array_op *next;		/* free list, or the destage queue */
+	struct array_op *next_alloc;	/* every one allocated, for destroy */
+};
+
+struct raid_array {
+	struct sim_device dev;
+	struct raid_sim_config cfg;
+	struct raid_layout layout;
+	unsigned n, data, parity;
+	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
+	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
+	struct sim_device **member;
+	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
+	unsigned *inflight;		/* member requests in flight (mirrored) */
+	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
+	uint64_t stale;			/* bit m: submitted to or completed from since asked */
+	uint64_t clock;
+	bool timed;			/* members detached: phase ends in `events` (below) */
+	struct event_heap events;	/* timed: operations in flight, by the end of their phase */
+	uint64_t submits;		/* timed: member requests submitted so far */
+	uint64_t returned, returned_seq;	/* timed: last next_completion(), and submits then */
+	uint64_t controller_ns;
+	struct req_fifo done;		/* host completions, in time order (invariant 1) */
+	struct array_op *free_ops, *all_ops;
+	struct member_io *free_ios, *all_ios;
+	struct array_op *destage_head, *destage_tail;	/* cached writes to destage */
+	unsigned destaging;
+	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
+	uint64_t cache_bytes, dirty;
+	unsigned *last_idx;		/* raid_plan_op: last extent of each member, per list */
+	struct sim_counters count;	/* host side and the controller's cache */
+	uint64_t seed;
+	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
+};
+
+/* Members 0 .. cfg.failed - 1 are gone. */
+static inline bool failed(const struct raid_array *a, unsigned m)
+{
+	return m < a->cfg.failed;
+}
+
+/* A member's map-load hint, when its model takes hints (a hint changes no result). */
+static inline void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
+{
+	if (a->member[m]->ops->prefetch)
+		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
+}
+
+/* Parity member k (0: P, 1: Q) and data member i of row r. */
+static inline unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
+{
+	unsigned p = a->n - 1 - (unsigned)(row - quot(&a->by_n, row) * a->n) + k;
+
+	return p < a->n ? p : p - a->n;		/* raid_sim_parity_member() */
+}
+
+static inline unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
+{
+	unsigned m = parity_member(a, row, 0) + a->parity + i;
+
+	return m < a->n ? m : m - a->n;		/* raid_sim_data_member() */
+}
+
+/* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */
+static inline unsigned chunk_member(const struct raid_array *a, uint64_t chunk, uint64_t *row)
+{
+	*row = quot(a->parity ? &a->by_data : &a->by_n, chunk);
+	return a->parity ? data_member(a, *row, (unsigned)(chunk - *row * a->data))
+			 : (unsigned)(chunk - *row * a->n);
+}
+
+/*
+ * Plan `op` (raid_plan.c): its member extents, reads in list[0] and writes
+ * in list[1], hinting each member it will reach. 0 or -ENOMEM.
+ */
+int raid_plan_op(struct raid_array *a, struct array_op *op);
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * raid_plan.c — the planner of the simulated array (raid_array.h): an array
+ * operation (struct array_op) is planned once, when it starts, as two
+ * lists of member extents, reads then writes, each merged per member where
+ * contiguous: a host read reads its chunks (a RAID 1/10 read goes to the
+ * mirror whose last request ended nearest, the controller's idea of where
+ * its head is; a read of a failed member reads the rest of the row to
+ * reconstruct it); a parity write writes its data and the row's parity,
+ * and for each row it covers only partly reads first, either the old data
+ * and parity (read-modify-write) or the row's other data chunks
+ * (reconstruct-write), whichever reads fewer chunks that are still there.
+ * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
+ * of a member that is there, a RAID 5/6 read-modify-write with no member
+ * failed), get the same lists straight away (plan_one_chunk,
+ * small_parity_write), without the general planner's loops. No member
+ * request goes to a failed member (raid.c invariant 5).
+ */
+#include "sim/raid_array.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/bug.h"
+#include "util/dynbuf.h"
+
+static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
+		      uint64_t off, uint64_t len)
+{
+	unsigned *last = &a->last_idx[list * a->n + m];
+
+	if (*last != UINT32_MAX && l->e[*last].off + l->e[*last].len == off) {
+		l->e[*last].len += len;
+		return 0;
+	}
+	if (l->len == l->alloc) {
+		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
+		struct extent *e = realloc(l->e, alloc * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		l->e = e;
+		l->alloc = alloc;
+	}
+	*last = l->len;
+	l->e[l->len++] = (struct extent){ m, off, len, 0 };
+	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
+	return 0;
+}
+
+/* The surviving mirror whose last request ended nearest `off`. */
+static unsigned nearest(const struct raid_array *a, unsigned first, unsigned count, uint64_t off)
+{
+	unsigned best = UINT32_MAX;
+	uint64_t best_d = UINT64_MAX;
+
+	for (unsigned m = first; m < first + count; m++) {
+		uint64_t d = a->last_end[m] > off ? a->last_end[m] - off : off - a->last_end[m];
+
+		if (failed(a, m))
+			continue;
+		if (d < best_d || (d == best_d && a->inflight[m] < a->inflight[best])) {
+			best = m;
+			best_d = d;
+		}
+	}
+	BUG_ON(best == UINT32_MAX);
+	return best;
+}
+
+/* Read [off, off+len) of data chunk i in row r, or reconstruct it from the rest of the row. */
+static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
+			     uint64_t in, uint64_t len)
+{
+	unsigned m = data_member(a, row, i), got = 0;
+	uint64_t moff = row * a->cfg.stripe + in;
+	int ret = 0;
+
+	if (!failed(a, m)) {
+		unsigned last = a->last_idx[m];
+		struct extent *e = last != UINT32_MAX ? &op->list[0].e[last] : NULL;
+
+		/* read through the parity chunks between two of this member's data chunks */
+		if (e && in == 0 && moff > e->off + e->len &&
+		    moff - (e->off + e->len) <= a->parity * a->cfg.stripe) {
+			e->len = moff + len - e->off;
+			return 0;
+		}
+		return extent_add(a, &op->list[0], 0, m, moff, len);
+	}
+	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
+		unsigned o = (m + 1 + k) % a->n;
+
+		if (o != m && !failed(a, o)) {
+			ret = extent_add(a, &op->list[0], 0, o, moff, len);
+			got++;
+		}
+	}
+	return ret;
+}
+
+/* The pieces of [op->offset, +length): chunk c, offset in chunk, length; calls fn for each. */
+typedef int (*piece_fn)(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
+			uint64_t len);
+
+static int for_each_piece(struct raid_array *a, struct array_op *op, piece_fn fn)
+{
+	uint64_t pos = op->offset, end = op->offset + op->length;
+	int ret = 0;
+
+	while (pos < end && !ret) {
+		uint64_t chunk = pos / a->cfg.stripe, in = pos % a->cfg.stripe;
+		uint64_t len = a->cfg.stripe - in < end - pos ? a->cfg.stripe - in : end - pos;
+
+		ret = fn(a, op, chunk, in, len);
+		pos += len;
+	}
+	return ret;
+}
+
+static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
+		       uint64_t len)
+{
+	unsigned pairs = a->n / 2;
+
+	if (a->layout.level == RAID_0)
+		return extent_add(a, &op->list[op->op], op->op, (unsigned)(chunk % a->n),
+				  chunk / a->n * a->cfg.stripe + in, len);
+	if (a->layout.level == RAID_10) {
+		unsigned p = (unsigned)(chunk % pairs);
+		uint64_t moff = chunk / pairs * a->cfg.stripe + in;
+		int ret = 0;
+
+		if (op->op == IO_READ)
+			return extent_add(a, &op->list[0], 0, nearest(a, 2 * p, 2, moff), moff, len);
+		for (unsigned m = 2 * p; m < 2 * p + 2 && !ret; m++)
+			if (!failed(a, m))
+				ret = extent_add(a, &op->list[1], 1, m, moff, len);
+		return ret;
+	}
+	/* RAID 5/6 reads */
+	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
+}
+
+/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
+static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
+{
+	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
+}
+
+/*
+ * Whether a write to data chunks first..last of the row at p0 reads the old
+ * data and parity (read-modify-write) rather than the other data chunks
+ * (reconstruct-write): the one that reads fewer chunks, or the one that can
+ * read everything it needs when members have failed.
+ */
+static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first, unsigned last)
+{
+	unsigned touched = last - first + 1, rmw = 0, rec = 0;
+
+	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
+		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
+
+		rmw += t && gone;	/* reads that cannot be done */
+		rec += !t && gone;
+	}
+	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
+		rmw += failed(a, row_member(a, p0, k));
+	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
+}
+
+/* A parity write to row r covering [lo, hi) of the row's data (row-relative bytes). */
+static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t row,
+			    uint64_t lo, uint64_t hi)
+{
+	uint64_t s = a->cfg.stripe, base = row * s;
+	unsigned first = (unsigned)(lo / s), last = (unsigned)((hi - 1) / s);
+	uint64_t plo = first == last ? lo % s : 0, phi = first == last ? (hi - 1) % s + 1 : s;
+	unsigned p0 = parity_member(a, row, 0);
+	bool full = lo == 0 && hi == a->data * s, use_rmw = row_uses_rmw(a, p0, first, last);
+	int ret = 0;
+
+	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
+		unsigned m = row_member(a, p0, a->parity + i);
+		bool t = i >= first && i <= last;
+
+		if (!failed(a, m) && t == use_rmw)
+			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
+	}
+	for (unsigned k = 0; k < a->parity && !ret; k++) {
+		unsigned m = row_member(a, p0, k);
+
+		if (!failed(a, m) && !full && use_rmw)
+			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
+		if (!failed(a, m) && !ret)
+			ret = extent_add(a, &op->list[1], 1, m, base + plo, phi - plo);
+	}
+	for (unsigned i = first; i <= last && !ret; i++) {
+		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
+		unsigned m = row_member(a, p0, a->parity + i);
+
+		if (!failed(a, m))
+			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
+	}
+	return ret;
+}
+
+/* Room for n extents in list l. */
+static int list_room(struct extent_list *l, unsigned n)
+{
+	size_t alloc = l->alloc;
+
+	if (n <= l->alloc)
+		return 0;
+	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
+		return -ENOMEM;
+	l->alloc = (unsigned)alloc;
+	return 0;
+}
+
+/*
+ * The common small write, inside data chunk i of one row with no member
+ * failed and read-modify-write the cheaper: the lists parity_write_row()
+ * builds for it (reads D, P, Q; writes P, Q, D; every member a different
+ * one, so nothing merges), without its loops.
+ */
+static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
+			      uint64_t in)
+{
+	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
+	uint64_t off = row * a->cfg.stripe + in, len = op->length;
+
+	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
+		return -ENOMEM;
+	m[0] = row_member(a, p0, np + i);
+	m[1] = p0;
+	m[2] = row_member(a, p0, 1);
+	for (unsigned k = 0; k <= np; k++) {
+		op->list[0].e[k] = (struct extent){ m[k], off, len, 0 };
+		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
+	}
+	op->list[0].len = op->list[1].len = np + 1;
+	return 0;
+}
+
+static int plan_parity_write(struct raid_array *a, struct array_op *op)
+{
+	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
+	uint64_t pos = op->offset, end = op->offset + op->length;
+	int ret = 0;
+
+	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
+		uint64_t chunk = quot(&a->by_stripe, pos), in = pos - chunk * a->cfg.stripe;
+		uint64_t row = quot(&a->by_data, chunk);
+
+		if (op->length && in + op->length <= a->cfg.stripe)
+			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
+	}
+	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
+	while (pos < end && !ret) {
+		uint64_t row = pos / rowb, lo = pos % rowb;
+		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
+
+		ret = parity_write_row(a, op, row, lo, hi);
+		pos = row * rowb + hi;
+	}
+	return ret;
+}
+
+/*
+ * An operation inside one chunk of RAID 0, or a read inside one data chunk
+ * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
+ * it, without the loop; false for any other operation.
+ */
+static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
+{
+	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, op->offset), row;
+	uint64_t in = op->offset - chunk * s;
+	struct extent_list *l = &op->list[op->op];
+	unsigned m;
+
+	if (!op->length || in + op->length > s ||
+	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
+		return false;
+	m = chunk_member(a, chunk, &row);
+	if (failed(a, m))
+		return false;
+	*ret = list_room(l, 1);
+	if (*ret)
+		return true;
+	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
+	l->len = 1;
+	hint_member(a, m, row * s + in, op->length);
+	return true;
+}
+
+int raid_plan_op(struct raid_array *a, struct array_op *op)
+{
+	int ret = 0;
+
+	op->list[0].len = op->list[1].len = 0;
+	if (op->op == IO_WRITE && a->parity)
+		return plan_parity_write(a, op);
+	if (plan_one_chunk(a, op, &ret))
+		return ret;
+	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
+	if (a->layout.level == RAID_1) {
+		if (op->op == IO_READ)
+			return extent_add(a, &op->list[0], 0, nearest(a, 0, a->n, op->offset),
+					  op->offset, op->length);
+		for (unsigned m = 0; m < a->n && !ret; m++)
+			if (!failed(a, m))
+				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
+		return ret;
+	}
+	return for_each_piece(a, op, plain_piece);
+}
