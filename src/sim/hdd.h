@@ -27,6 +27,7 @@
 #include "sim/heap.h"
 #include "sim/params.h"
 #include "util/errmsg.h"
+#include "util/rng.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
 struct hdd_config {
@@ -341,7 +342,7 @@ struct hdd_cmd {
 	uint64_t pos;			/* first byte */
 	uint32_t cyl;
 	uint32_t access;		/* its access overhead, ns */
-	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
+	uint64_t key;			/* arrival · 2^64/φ ^ pos, hashed into its part of the NCQ error */
 	uint32_t trk, ang;		/* start position: track, platter angle (hdd_angle_of) */
 	bool write;
 	bool redisconnect;		/* a write whose data come write_redisconnect_ms late */
@@ -357,24 +358,30 @@ struct hdd_cmd {
  * builds):
  *  - slots [0, len) hold the queued commands, len <= HDD_QUEUE_MAX; a command
  *    that leaves is replaced by the last slot's;
- *  - order[0..len) lists those slots in arrival order, each once;
- *  - seq[] grows strictly along order[] (arrival numbers, below 2^63);
+ *  - first, next[] list those slots in arrival order, each once, and prev[]
+ *    and tail list them backwards (HDD_QUEUE_NONE ends both);
+ *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
+ *  - hash[] is splitmix64 of the command's key (its part of the NCQ error),
+ *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0);
  *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX and ready 0, and zeros
  *    or a former command's other fields (so in-range cylinders): a block
  *    read past len has no eligible and no unready command.
  */
+#define HDD_QUEUE_NONE 0xffff
 struct hdd_queue {
 	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
-	uint64_t pos[HDD_QUEUE_SLOTS], key[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS];
+	uint64_t pos[HDD_QUEUE_SLOTS], hash[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS];
 	uint64_t cyl[HDD_QUEUE_SLOTS], trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
-	uint64_t access[HDD_QUEUE_SLOTS];
+	uint64_t access[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
 	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
 	bool redisconnect[HDD_QUEUE_SLOTS];
 	struct io_request *req[HDD_QUEUE_SLOTS];
-	uint8_t order[HDD_QUEUE_MAX];
+	uint16_t next[HDD_QUEUE_SLOTS], prev[HDD_QUEUE_SLOTS];
+	unsigned first, tail;		/* oldest and newest slot */
 	unsigned len;
 	unsigned nwrite;		/* writes among them */
 	uint64_t next_seq;
+	uint64_t aging_fp;		/* ncq_aging, 16.16, for bias[] */
 };
 
 /* A dirty extent of the write-back cache (kept in offset order). */
@@ -508,18 +515,20 @@ void hdd_destage_done(struct hdd *h);
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
 
 /* hdd_sched.c */
-/* An empty queue. */
-void hdd_queue_init(struct hdd_queue *q);
+/* An empty queue of a drive whose ncq_aging is aging_fp (16.16). */
+void hdd_queue_init(struct hdd_queue *q, uint64_t aging_fp);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
 	unsigned s = q->len++;
+	uint64_t x = c->key;
 
 	q->ready[s] = c->ready;
 	q->arrival[s] = c->arrival;
 	q->data_at[s] = c->data_at;
 	q->pos[s] = c->pos;
-	q->key[s] = c->key;
+	q->hash[s] = splitmix64(&x);
+	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
 	q->seq[s] = q->next_seq++;
 	q->cyl[s] = c->cyl;
 	q->trk[s] = c->trk;
@@ -529,7 +538,13 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->nwrite += c->write;
 	q->redisconnect[s] = c->redisconnect;
 	q->req[s] = c->req;
-	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
+	q->next[s] = HDD_QUEUE_NONE;	/* the newest: last in arrival order */
+	q->prev[s] = s ? (uint16_t)q->tail : HDD_QUEUE_NONE;
+	if (s)
+		q->next[q->tail] = (uint16_t)s;
+	else
+		q->first = s;
+	q->tail = s;
 }
 
 /* Take the command in `slot` out of the queue (another may move into the slot). */
@@ -537,7 +552,7 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
 /* When the oldest queued command is ready (the queue is not empty). */
 static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
 {
-	return q->ready[q->order[0]];
+	return q->ready[q->first];
 }
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
 void hdd_queue_check(const struct hdd_queue *q);

@@ -29,17 +29,19 @@
 void hdd_queue_check(const struct hdd_queue *q)
 {
 #ifndef NDEBUG
-	uint64_t seen[HDD_QUEUE_MAX / 64] = { 0 };
+	uint64_t seen[HDD_QUEUE_SLOTS / 64] = { 0 };
+	unsigned n = 0, before = HDD_QUEUE_NONE;
 
 	BUG_ON(q->len > HDD_QUEUE_MAX);
-	for (unsigned k = 0; k < q->len; k++) {
-		unsigned s = q->order[k];
-
-		BUG_ON(s >= q->len || seen[s / 64] >> (s % 64) & 1);
+	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE; s != HDD_QUEUE_NONE;
+	     before = s, s = q->next[s]) {
+		BUG_ON(s >= q->len || seen[s / 64] >> (s % 64) & 1 || q->prev[s] != before);
 		seen[s / 64] |= 1ULL << (s % 64);
-		BUG_ON(k && q->seq[s] <= q->seq[q->order[k - 1]]);
+		BUG_ON(before != HDD_QUEUE_NONE && q->seq[s] <= q->seq[before]);
 		BUG_ON(q->seq[s] >= SEQ_NONE);
+		n++;
 	}
+	BUG_ON(n != q->len || (n && q->tail != before));
 	for (unsigned s = q->len; s < HDD_QUEUE_SLOTS; s++)
 		BUG_ON(q->seq[s] != SEQ_NONE || q->ready[s]);
 #else
@@ -47,21 +49,24 @@ void hdd_queue_check(const struct hdd_queue *q)
 #endif
 }
 
-void hdd_queue_init(struct hdd_queue *q)
+void hdd_queue_init(struct hdd_queue *q, uint64_t aging_fp)
 {
-	*q = (struct hdd_queue){ .len = 0 };
+	*q = (struct hdd_queue){ .len = 0, .aging_fp = aging_fp };
 	for (unsigned s = 0; s < HDD_QUEUE_SLOTS; s++)
 		q->seq[s] = SEQ_NONE;
 }
 
-/* Copy slot `from` into slot `to`. */
+/* Copy slot `from` into slot `to`, and point its neighbours in arrival order at `to`. */
 static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 {
+	unsigned p = q->prev[from], n = q->next[from];
+
 	q->ready[to] = q->ready[from];
 	q->arrival[to] = q->arrival[from];
 	q->data_at[to] = q->data_at[from];
 	q->pos[to] = q->pos[from];
-	q->key[to] = q->key[from];
+	q->hash[to] = q->hash[from];
+	q->bias[to] = q->bias[from];
 	q->seq[to] = q->seq[from];
 	q->cyl[to] = q->cyl[from];
 	q->trk[to] = q->trk[from];
@@ -70,44 +75,37 @@ static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 	q->write[to] = q->write[from];
 	q->redisconnect[to] = q->redisconnect[from];
 	q->req[to] = q->req[from];
-}
-
-/* Index of `slot` in order[0..n), which holds it; plain loops for short queues. */
-static unsigned order_find(const uint8_t *order, unsigned n, unsigned slot)
-{
-	const uint8_t *k;
-	unsigned i = 0;
-
-	if (n <= 16) {
-		while (order[i] != slot)
-			i++;
-		return i;
-	}
-	k = memchr(order, (int)slot, n);
-	BUG_ON(!k);
-	return (unsigned)(k - order);
+	q->prev[to] = (uint16_t)p;
+	q->next[to] = (uint16_t)n;
+	if (p == HDD_QUEUE_NONE)
+		q->first = to;
+	else
+		q->next[p] = (uint16_t)to;
+	if (n == HDD_QUEUE_NONE)
+		q->tail = to;
+	else
+		q->prev[n] = (uint16_t)to;
 }
 
 void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 {
-	unsigned k, last;
+	unsigned last, p, n;
 
 	BUG_ON(slot >= q->len);
-	if (q->len == 1) {		/* QD1: the only one */
-		q->len = q->nwrite = 0;
-		q->seq[0] = SEQ_NONE;
-		q->ready[0] = 0;
-		return;
-	}
-	k = order_find(q->order, q->len, slot);
 	last = --q->len;
-	for (; k < last; k++)
-		q->order[k] = q->order[k + 1];
 	q->nwrite -= q->write[slot] != 0;
-	if (slot != last) {
+	p = q->prev[slot];
+	n = q->next[slot];
+	if (p == HDD_QUEUE_NONE)
+		q->first = n;
+	else
+		q->next[p] = (uint16_t)n;
+	if (n == HDD_QUEUE_NONE)
+		q->tail = p;
+	else
+		q->prev[n] = (uint16_t)p;
+	if (slot != last)
 		queue_move(q, slot, last);
-		q->order[order_find(q->order, last, last)] = (uint8_t)slot;
-	}
 	q->seq[last] = SEQ_NONE;	/* never eligible, never unready */
 	q->ready[last] = 0;
 }
@@ -196,16 +194,27 @@ static inline uint64_t estimate(uint64_t t, uint64_t m)
 }
 
 /*
- * The multiplier m of estimate() for the command in slot s weighed at T:
- * ncq_fuzz × u in 16.16 × 0.32 fixed point (below 2^58, so t × m is exact in
- * 128 bits). Drawn once per command and decision: the hash is most of a
- * pick's work.
+ * The decision's draw for the fuzz: a hash of T, odd. Multiplying by an odd
+ * number permutes the 64-bit integers, so for a command's uniform hash the
+ * high 32 bits of hash × draw are uniform at every decision, and they change
+ * from one decision to the next: one multiply per command and decision, not
+ * a hash.
  */
-static inline uint64_t fuzz_mul(const struct hdd *h, unsigned s, uint64_t T)
+static inline uint64_t fuzz_draw(uint64_t T)
 {
-	uint64_t x = h->queue->key[s] ^ T;
+	uint64_t x = T;
 
-	return h->fuzz_fp ? h->fuzz_fp * (splitmix64(&x) >> 32) : 0;
+	return splitmix64(&x) | 1;
+}
+
+/*
+ * The multiplier m of estimate() for the command in slot s at the decision
+ * whose draw is `draw`: ncq_fuzz × u in 16.16 × 0.32 fixed point (below 2^58,
+ * so t × m is exact in 128 bits).
+ */
+static inline uint64_t fuzz_mul(const struct hdd *h, unsigned s, uint64_t draw)
+{
+	return h->fuzz_fp * (uint32_t)((h->queue->hash[s] * draw) >> 32);
 }
 
 /* The aging credit at T of the command in slot s. */
@@ -229,12 +238,12 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 	uint32_t max_dist = UINT32_MAX;
 	int best = -1;
 
-	for (unsigned k = 0; k < q->len && q->ready[q->order[k]] <= T; k++) {
-		unsigned s = q->order[k];
+	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE;
+	     s != HDD_QUEUE_NONE && q->ready[s] <= T; s = q->next[s]) {
 		int64_t credit = credit_at(h, s, T);
 		uint32_t cyl = (uint32_t)q->cyl[s];
 		uint32_t dist = cyl > b.cyl ? cyl - b.cyl : b.cyl - cyl;
-		uint64_t move, reach, m;
+		uint64_t move, reach;
 		int64_t cost;
 
 		if (-credit >= best_cost)
@@ -242,14 +251,10 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 		if (dist > max_dist && q->pos[s] != b.head_pos)
 			continue;
 		move = cmd_move_ns(h, &b, s);
-		/* estimates are at least, and grow with, the time estimated: lower bounds */
 		if ((int64_t)move - credit >= best_cost)
 			continue;
-		m = fuzz_mul(h, s, T);
-		if ((int64_t)estimate(move, m) - credit >= best_cost)
-			continue;
 		reach = move + wait_ns(h, &b, move, (uint32_t)q->ang[s]);
-		cost = (int64_t)estimate(reach, m) - credit;
+		cost = (int64_t)reach - credit;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (int)s;
@@ -266,11 +271,12 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 
 /*
  * hdd_pick_cmd() for a drive with fuzz, one command at a time: every ready
- * command's cost, and the first least one, without branches. With fuzz the
- * lower bounds of the pruned scan skip commands at random, and the
- * mispredicted branches cost more than the arithmetic they save. The choice
- * is the pruned scan's (that skips only commands that cannot beat the best
- * before them, and keeps the first of equals too).
+ * command's cost, and the first least one, without branches. With fuzz,
+ * lower bounds would skip commands at random, and the mispredicted branches
+ * cost more than the arithmetic they save. The aging credit at T of a
+ * command is (T - arrival) × ncq_aging; the same T × ncq_aging for all, so
+ * its cost counts only bias = arrival × ncq_aging (a larger bias: a smaller
+ * credit).
  */
 static inline __attribute__((always_inline)) int
 pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
@@ -279,13 +285,14 @@ pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	struct sched_at b = sched_at(h, T);
 	int64_t best_cost = INT64_MAX;
 	uint64_t reach_of_best = 0;
+	uint64_t draw = fuzz_draw(T);
 	int best = -1;
 
-	for (unsigned k = 0; k < q->len && q->ready[q->order[k]] <= T; k++) {
-		unsigned s = q->order[k];
+	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE;
+	     s != HDD_QUEUE_NONE && q->ready[s] <= T; s = q->next[s]) {
 		uint64_t move = cmd_move_ns(h, &b, s);
 		uint64_t reach = move + wait_ns(h, &b, move, (uint32_t)q->ang[s]);
-		int64_t cost = (int64_t)estimate(reach, fuzz_mul(h, s, T)) - credit_at(h, s, T);
+		int64_t cost = (int64_t)(estimate(reach, fuzz_mul(h, s, draw)) + q->bias[s]);
 		bool better = cost < best_cost;
 
 		best_cost = better ? cost : best_cost;
@@ -304,9 +311,9 @@ static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 /* The seq of the first command in arrival order not ready at T, SEQ_NONE if all are. */
 static uint64_t first_unready_seq(const struct hdd_queue *q, uint64_t T)
 {
-	for (unsigned k = 0; k < q->len; k++)
-		if (q->ready[q->order[k]] > T)
-			return q->seq[q->order[k]];
+	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE; s != HDD_QUEUE_NONE; s = q->next[s])
+		if (q->ready[s] > T)
+			return q->seq[s];
 	return SEQ_NONE;
 }
 
@@ -348,7 +355,7 @@ AVX2 static inline v4 v_mulhi(v4 a, v4 b, v4 b_hi, int s)
 struct v_at {
 	v4 T, T_x, head_pos, phase, trk, cyl;
 	v4 seek_mul, seek_mul_hi, phase_k, phase_k_hi, rev_fp, rev_fp_hi;
-	v4 switch_ns, settle_ns, fuzz, aging, cutoff;
+	v4 switch_ns, settle_ns, fuzz, draw, draw_hi, cutoff;
 };
 
 #define V_SIGN v_set(1ULL << 63)	/* xor both sides: unsigned compare by signed */
@@ -418,27 +425,14 @@ AVX2 static inline v4 v_wait(const struct v_at *a, v4 move, v4 ang)
 	return v_mulhi(w, a->rev_fp, a->rev_fp_hi, 64);
 }
 
-/* splitmix64(key ^ T) >> 32 × fuzz_fp: fuzz_mul(). */
-AVX2 static inline v4 v_fuzz(const struct v_at *a, v4 key)
+/* fuzz_mul(): the high half of the low 64 bits of hash × draw, × fuzz_fp. */
+AVX2 static inline v4 v_fuzz(const struct v_at *a, v4 hash)
 {
-	v4 z = _mm256_add_epi64(_mm256_xor_si256(key, a->T), v_set(0x9e3779b97f4a7c15ULL));
+	v4 hi = _mm256_add_epi64(_mm256_srli_epi64(_mm256_mul_epu32(hash, a->draw), 32),
+				 _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(hash, 32), a->draw),
+						  _mm256_mul_epu32(hash, a->draw_hi)));
 
-	z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
-	z = v_mul64(z, v_set(0xbf58476d1ce4e5b9ULL), v_set(0xbf58476d1ce4e5b9ULL >> 32));
-	z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
-	z = v_mul64(z, v_set(0x94d049bb133111ebULL), v_set(0x94d049bb133111ebULL >> 32));
-	z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
-	return _mm256_mul_epu32(_mm256_srli_epi64(z, 32), a->fuzz);
-}
-
-/* credit_at(): ((T - arrival) × aging_fp) >> 16, low 64 bits, aging_fp < 2^32. */
-AVX2 static inline v4 v_credit(const struct v_at *a, v4 arrival)
-{
-	v4 age = _mm256_sub_epi64(a->T, arrival);
-
-	return _mm256_add_epi64(_mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(age, 32),
-								    a->aging), 16),
-				_mm256_srli_epi64(_mm256_mul_epu32(age, a->aging), 16));
+	return _mm256_mul_epu32(hi, a->fuzz);	/* its low 32 bits */
 }
 
 /* Best (cost, seq, slot, reach) per lane over the queue, and what the scan saw. */
@@ -467,11 +461,11 @@ v_scan(const struct hdd *h, const struct v_at *a, struct v_best *out, bool plain
 	for (unsigned j = 0; j < len; j += 4)
 		_mm256_store_si256((v4 *)(moves + j), v_move(h, a, j, plain));
 	for (unsigned j = 0; j < len; j += 4, lane = _mm256_add_epi64(lane, v_set(4))) {
-		v4 seq = V_LOAD(q->seq, j), m = v_fuzz(a, V_LOAD(q->key, j));
+		v4 seq = V_LOAD(q->seq, j), m = v_fuzz(a, V_LOAD(q->hash, j));
 		v4 move = _mm256_load_si256((const v4 *)(moves + j));
 		v4 reach = _mm256_add_epi64(move, v_wait(a, move, V_LOAD(q->ang, j)));
 		v4 est = _mm256_add_epi64(reach, v_mulhi(reach, m, _mm256_srli_epi64(m, 32), 48));
-		v4 cost = _mm256_sub_epi64(est, v_credit(a, V_LOAD(q->arrival, j)));
+		v4 cost = _mm256_add_epi64(est, V_LOAD(q->bias, j));
 		v4 late = _mm256_cmpgt_epi64(_mm256_xor_si256(V_LOAD(q->ready, j), V_SIGN), a->T_x);
 		v4 ok = _mm256_andnot_si256(late, _mm256_cmpgt_epi64(a->cutoff, seq));
 		v4 better = _mm256_or_si256(_mm256_cmpgt_epi64(r.cost, cost),
@@ -504,6 +498,7 @@ AVX2 static void v_at_init(const struct hdd *h, uint64_t T, struct v_at *a)
 {
 	const struct hdd_geom *g = &h->geom;
 	uint32_t trk = (uint32_t)(h->head_u >> 32);
+	uint64_t draw = fuzz_draw(T);
 
 	*a = (struct v_at){
 		.T = v_set(T), .T_x = v_set(T ^ 1ULL << 63), .head_pos = v_set(h->head_pos),
@@ -513,7 +508,8 @@ AVX2 static void v_at_init(const struct hdd *h, uint64_t T, struct v_at *a)
 		.phase_k = v_set(g->phase_k), .phase_k_hi = v_set(g->phase_k >> 32),
 		.rev_fp = v_set(g->rev_fp), .rev_fp_hi = v_set(g->rev_fp >> 32),
 		.switch_ns = v_set(h->switch_ns), .settle_ns = v_set(h->settle_ns),
-		.fuzz = v_set(h->fuzz_fp), .aging = v_set(h->aging_fp), .cutoff = v_set(SEQ_NONE),
+		.fuzz = v_set(h->fuzz_fp), .draw = v_set(draw), .draw_hi = v_set(draw >> 32),
+		.cutoff = v_set(SEQ_NONE),
 	};
 }
 
