@@ -361,18 +361,23 @@ struct hdd_cmd {
  *  - first, next[] list those slots in arrival order, each once, and prev[]
  *    and tail list them backwards (HDD_QUEUE_NONE ends both);
  *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
- *  - hash[] is splitmix64 of the command's key (its part of the NCQ error),
- *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0);
- *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX and ready 0, and zeros
- *    or a former command's other fields (so in-range cylinders): a block
- *    read past len has no eligible and no unready command.
+ *  - hash[] is a hash of the command's key (its part of the NCQ error),
+ *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0),
+ *    bias_f[] bias - bias_base as a float rounded down, pos_lo[] the low half
+ *    of pos (the pick's lower bounds, hdd_sched.c);
+ *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX, ready 0 and bias_f
+ *    +infinity, and zeros or a former command's other fields (so in-range
+ *    cylinders): a block read past len has no eligible and no unready
+ *    command, and no finite bound.
  */
 #define HDD_QUEUE_NONE 0xffff
 struct hdd_queue {
 	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
-	uint64_t pos[HDD_QUEUE_SLOTS], hash[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS];
-	uint64_t cyl[HDD_QUEUE_SLOTS], trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
-	uint64_t access[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
+	uint64_t pos[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
+	uint64_t trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
+	uint32_t cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
+	uint32_t hash[HDD_QUEUE_SLOTS], pos_lo[HDD_QUEUE_SLOTS];
+	float bias_f[HDD_QUEUE_SLOTS];
 	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
 	bool redisconnect[HDD_QUEUE_SLOTS];
 	struct io_request *req[HDD_QUEUE_SLOTS];
@@ -382,7 +387,20 @@ struct hdd_queue {
 	unsigned nwrite;		/* writes among them */
 	uint64_t next_seq;
 	uint64_t aging_fp;		/* ncq_aging, 16.16, for bias[] */
+	uint64_t bias_base;		/* at most every queued bias */
+	uint64_t ready_ub;		/* at least every queued ready */
+	/* a bound under the seek curve (hdd_sched.c): seek_lb + (d - 1) × seek_lb_slope / 2^16 … */
+	uint64_t seek_lb, seek_lb_slope;
+	uint32_t seek_lb_shift, seek_lb_step;	/* … >= seek_lb + ((d - 1) >> shift) × step */
 };
+
+/* A float no greater than x: x with its bits below the float's 24 cleared. */
+static inline float hdd_float_down(uint64_t x)
+{
+	int drop = x >> 24 ? 40 - __builtin_clzll(x) : 0;
+
+	return (float)(x >> drop << drop);
+}
 
 /* A dirty extent of the write-back cache (kept in offset order). */
 struct hdd_dirty {
@@ -515,8 +533,8 @@ void hdd_destage_done(struct hdd *h);
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
 
 /* hdd_sched.c */
-/* An empty queue of a drive whose ncq_aging is aging_fp (16.16). */
-void hdd_queue_init(struct hdd_queue *q, uint64_t aging_fp);
+/* An empty queue for drive h (its geometry and costs set). */
+void hdd_queue_init(struct hdd_queue *q, const struct hdd *h);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
@@ -524,11 +542,16 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	uint64_t x = c->key;
 
 	q->ready[s] = c->ready;
+	q->ready_ub = c->ready > q->ready_ub ? c->ready : q->ready_ub;
 	q->arrival[s] = c->arrival;
 	q->data_at[s] = c->data_at;
 	q->pos[s] = c->pos;
-	q->hash[s] = splitmix64(&x);
+	q->hash[s] = (uint32_t)(splitmix64(&x) >> 32);
+	q->pos_lo[s] = (uint32_t)c->pos;
 	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
+	if (!s)
+		q->bias_base = q->bias[s];
+	q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
 	q->seq[s] = q->next_seq++;
 	q->cyl[s] = c->cyl;
 	q->trk[s] = c->trk;

@@ -18,6 +18,7 @@
  */
 #include "hdd.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/bug.h"
@@ -43,17 +44,67 @@ void hdd_queue_check(const struct hdd_queue *q)
 	}
 	BUG_ON(n != q->len || (n && q->tail != before));
 	for (unsigned s = q->len; s < HDD_QUEUE_SLOTS; s++)
-		BUG_ON(q->seq[s] != SEQ_NONE || q->ready[s]);
+		BUG_ON(q->seq[s] != SEQ_NONE || q->ready[s] || q->bias_f[s] != INFINITY);
+	for (unsigned s = 0; s < q->len; s++)
+		BUG_ON(q->bias[s] < q->bias_base || q->bias_f[s] > (double)(q->bias[s] - q->bias_base));
 #else
 	(void)q;
 #endif
 }
 
-void hdd_queue_init(struct hdd_queue *q, uint64_t aging_fp)
+/* Whether seek_lb + (d - 1) × slope (16.16) stays a nanosecond below d's seek. */
+static bool seek_bound_holds(const struct hdd_geom *g, uint64_t lb, uint64_t slope, uint64_t d)
 {
-	*q = (struct hdd_queue){ .len = 0, .aging_fp = aging_fp };
-	for (unsigned s = 0; s < HDD_QUEUE_SLOTS; s++)
+	return lb + (((d - 1) * slope) >> 16) < hdd_seek_ns(g, (uint32_t)d);
+}
+
+/*
+ * A line under the seek curve: for d >= 1 cylinders, seek_lb + (d - 1) ×
+ * seek_lb_slope / 2^16 <= hdd_seek_ns(d). Beyond the exact short seeks the
+ * seek table interpolates linearly (rounding down by less than 1 ns) between
+ * bucket edges, so holding a nanosecond below it at each bucket's first and
+ * last distance holds in between.
+ */
+static void seek_bound(struct hdd_queue *q, const struct hdd_geom *g)
+{
+	uint64_t n = g->cylinders, lb = UINT64_MAX, slope = UINT32_MAX;
+
+	for (uint64_t d = 1; d < n && d <= HDD_NEAR_SEEKS; d++)
+		lb = hdd_seek_ns(g, (uint32_t)d) < lb ? hdd_seek_ns(g, (uint32_t)d) : lb;
+	lb = lb == UINT64_MAX || !lb ? 0 : lb - 1;
+	for (uint64_t d = 2; d < n; d++) {
+		uint64_t t = hdd_seek_ns(g, (uint32_t)d);
+
+		if (d >= HDD_NEAR_SEEKS) {	/* the first and last distance of each bucket */
+			uint64_t i = (d * g->seek_mul) >> 32;
+			uint64_t next = (((i + 1) << 32) + g->seek_mul - 1) / g->seek_mul;
+
+			if (!seek_bound_holds(g, lb, slope, d))
+				slope = t > lb + 1 ? ((t - lb - 1) << 16) / (d - 1) : 0;
+			d = next - 1 > d && next - 1 < n ? next - 1 : n - 1 > d ? n - 1 : d;
+			t = hdd_seek_ns(g, (uint32_t)d);
+		}
+		if (!seek_bound_holds(g, lb, slope, d))
+			slope = t > lb + 1 ? ((t - lb - 1) << 16) / (d - 1) : 0;
+	}
+	q->seek_lb = lb;
+	q->seek_lb_slope = slope;
+	/* in 32 bits: ((d - 1) >> shift) × step <= (d - 1) × slope / 2^16, below 2^31 */
+	for (q->seek_lb_shift = 0;; q->seek_lb_shift++) {
+		q->seek_lb_step = (uint32_t)((slope << q->seek_lb_shift) >> 16);
+		if ((n >> q->seek_lb_shift) * q->seek_lb_step < 1u << 31)
+			break;
+	}
+}
+
+void hdd_queue_init(struct hdd_queue *q, const struct hdd *h)
+{
+	*q = (struct hdd_queue){ .len = 0, .aging_fp = h->aging_fp };
+	for (unsigned s = 0; s < HDD_QUEUE_SLOTS; s++) {
 		q->seq[s] = SEQ_NONE;
+		q->bias_f[s] = INFINITY;
+	}
+	seek_bound(q, &h->geom);
 }
 
 /* Copy slot `from` into slot `to`, and point its neighbours in arrival order at `to`. */
@@ -66,6 +117,8 @@ static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
 	q->data_at[to] = q->data_at[from];
 	q->pos[to] = q->pos[from];
 	q->hash[to] = q->hash[from];
+	q->pos_lo[to] = q->pos_lo[from];
+	q->bias_f[to] = q->bias_f[from];
 	q->bias[to] = q->bias[from];
 	q->seq[to] = q->seq[from];
 	q->cyl[to] = q->cyl[from];
@@ -100,6 +153,8 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 		q->first = n;
 	else
 		q->next[p] = (uint16_t)n;
+	if (!last)
+		q->ready_ub = 0;
 	if (n == HDD_QUEUE_NONE)
 		q->tail = p;
 	else
@@ -108,6 +163,7 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 		queue_move(q, slot, last);
 	q->seq[last] = SEQ_NONE;	/* never eligible, never unready */
 	q->ready[last] = 0;
+	q->bias_f[last] = INFINITY;
 }
 
 /* The head as a scheduling decision at time T sees it. */
@@ -195,16 +251,16 @@ static inline uint64_t estimate(uint64_t t, uint64_t m)
 
 /*
  * The decision's draw for the fuzz: a hash of T, odd. Multiplying by an odd
- * number permutes the 64-bit integers, so for a command's uniform hash the
- * high 32 bits of hash × draw are uniform at every decision, and they change
- * from one decision to the next: one multiply per command and decision, not
- * a hash.
+ * number permutes the 32-bit integers, so for a command's uniform hash
+ * hash × draw (mod 2^32) is uniform at every decision, and it changes from
+ * one decision to the next: one multiply per command and decision, not a
+ * hash.
  */
-static inline uint64_t fuzz_draw(uint64_t T)
+static inline uint32_t fuzz_draw(uint64_t T)
 {
 	uint64_t x = T;
 
-	return splitmix64(&x) | 1;
+	return (uint32_t)(splitmix64(&x) >> 32) | 1;
 }
 
 /*
@@ -212,9 +268,9 @@ static inline uint64_t fuzz_draw(uint64_t T)
  * whose draw is `draw`: ncq_fuzz × u in 16.16 × 0.32 fixed point (below 2^58,
  * so t × m is exact in 128 bits).
  */
-static inline uint64_t fuzz_mul(const struct hdd *h, unsigned s, uint64_t draw)
+static inline uint64_t fuzz_mul(const struct hdd *h, unsigned s, uint32_t draw)
 {
-	return h->fuzz_fp * (uint32_t)((h->queue->hash[s] * draw) >> 32);
+	return h->fuzz_fp * (uint32_t)(h->queue->hash[s] * draw);
 }
 
 /* The aging credit at T of the command in slot s. */
@@ -285,7 +341,7 @@ pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	struct sched_at b = sched_at(h, T);
 	int64_t best_cost = INT64_MAX;
 	uint64_t reach_of_best = 0;
-	uint64_t draw = fuzz_draw(T);
+	uint32_t draw = fuzz_draw(T);
 	int best = -1;
 
 	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE;
@@ -303,259 +359,214 @@ pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	return best;
 }
 
-static int pick_cmd_all(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+/*
+ * The cost of the command in slot s at the decision b (draw: fuzz_draw()),
+ * and its positioning time (*reach): what pick_cmd_all() weighs.
+ */
+static inline int64_t exact_cost(const struct hdd *h, const struct sched_at *b, uint32_t draw,
+				 unsigned s, uint64_t *reach)
 {
-	return pick_cmd_all_inline(h, T, best_reach);
+	const struct hdd_queue *q = h->queue;
+	uint64_t move = cmd_move_ns(h, b, s);
+
+	*reach = move + wait_ns(h, b, move, (uint32_t)q->ang[s]);
+	return (int64_t)(estimate(*reach, fuzz_mul(h, s, draw)) + q->bias[s]);
 }
 
-/* The seq of the first command in arrival order not ready at T, SEQ_NONE if all are. */
-static uint64_t first_unready_seq(const struct hdd_queue *q, uint64_t T)
+/*
+ * exact_cost() where no write is queued and a cylinder has one track (no
+ * settling, no data to wait for, no head switch), with the same arithmetic,
+ * written so that the compiler needs no branch: the direction of a seek, a
+ * short seek or a sector reached a hair late are as likely as not.
+ */
+static inline int64_t exact_cost_plain(const struct hdd *h, const struct sched_at *b,
+				       uint32_t draw, unsigned s, uint64_t *reach)
 {
-	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE; s != HDD_QUEUE_NONE; s = q->next[s])
-		if (q->ready[s] > T)
-			return q->seq[s];
-	return SEQ_NONE;
+	const struct hdd_queue *q = h->queue;
+	const struct hdd_geom *g = &h->geom;
+	int64_t d = (int64_t)q->cyl[s] - (int64_t)b->cyl, sign = d >> 63;
+	uint32_t dist = (uint32_t)((d ^ sign) - sign);
+	uint64_t pos = (uint64_t)dist * g->seek_mul;
+	const uint32_t *e = &g->seek_tab[pos >> 32];
+	uint32_t far = e[0] + (uint32_t)(((uint64_t)(e[1] - e[0]) * (uint32_t)pos) >> 32);
+	uint32_t is_near = 0u - (uint32_t)(dist < HDD_NEAR_SEEKS);
+	uint32_t near = g->near_seek[dist & (HDD_NEAR_SEEKS - 1)];
+	uint64_t move = q->access[s] + ((near & is_near) | (far & ~is_near));
+	uint32_t w;
+
+	move &= 0 - (uint64_t)(q->pos[s] != b->head_pos);
+	w = (uint32_t)q->ang[s] - b->phase - hdd_angle_in(g, move);
+	w &= 0u - (uint32_t)(w <= 0u - ROT_TOLERANCE);
+	*reach = move + hdd_rev_ns(g, w);
+	return (int64_t)(estimate(*reach, fuzz_mul(h, s, draw)) + q->bias[s]);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2")))
-typedef __m256i v4;
+#define AVX2 __attribute__((target("avx2,fma")))
+typedef __m256i v8;
 
 bool hdd_pick_avx2_supported(void)
 {
-	return __builtin_cpu_supports("avx2");
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-AVX2 static inline v4 v_set(uint64_t x)
-{
-	return _mm256_set1_epi64x((long long)x);
-}
-
-/* Low 64 bits of a × b, b given as (b, b >> 32): what a 64-bit multiply gives. */
-AVX2 static inline v4 v_mul64(v4 a, v4 b, v4 b_hi)
-{
-	v4 cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b),
-				    _mm256_mul_epu32(a, b_hi));
-
-	return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
-}
-
-/* (a × b) >> s for a < 2^32, s >= 32, b given as (b, b >> 32), if it fits 64 bits. */
-AVX2 static inline v4 v_mulhi(v4 a, v4 b, v4 b_hi, int s)
-{
-	v4 hi = _mm256_add_epi64(_mm256_mul_epu32(a, b_hi),
-				 _mm256_srli_epi64(_mm256_mul_epu32(a, b), 32));
-
-	return _mm256_srli_epi64(hi, s - 32);
-}
+#define V_LOAD(a, j) _mm256_loadu_si256((const v8 *)((a) + (j)))
 
 /* The figures of a decision every lane shares. */
 struct v_at {
-	v4 T, T_x, head_pos, phase, trk, cyl;
-	v4 seek_mul, seek_mul_hi, phase_k, phase_k_hi, rev_fp, rev_fp_hi;
-	v4 switch_ns, settle_ns, fuzz, draw, draw_hi, cutoff;
-};
-
-#define V_SIGN v_set(1ULL << 63)	/* xor both sides: unsigned compare by signed */
-#define V_LO32 v_set(UINT32_MAX)
-#define V_LOAD(a, j) _mm256_loadu_si256((const v4 *)((a) + (j)))
-
-/* hdd_seek_ns() of dist < 2^32 in four lanes. */
-AVX2 static inline v4 v_seek(const struct hdd_geom *g, const struct v_at *a, v4 dist)
-{
-	v4 pos = _mm256_add_epi64(_mm256_mul_epu32(dist, a->seek_mul),
-				  _mm256_slli_epi64(_mm256_mul_epu32(dist, a->seek_mul_hi), 32));
-	/* seek_tab[i] and seek_tab[i + 1] as one 8-byte load */
-	v4 e = _mm256_i64gather_epi64((const long long *)(const void *)g->seek_tab,
-				      _mm256_srli_epi64(pos, 32), 4);
-	v4 e0 = _mm256_and_si256(e, V_LO32);
-	v4 diff = _mm256_and_si256(_mm256_sub_epi64(_mm256_srli_epi64(e, 32), e0), V_LO32);
-	v4 t = _mm256_add_epi64(e0, _mm256_srli_epi64(_mm256_mul_epu32(diff, pos), 32));
-	v4 near = _mm256_cmpgt_epi64(v_set(HDD_NEAR_SEEKS), dist);
-
-	t = _mm256_and_si256(t, V_LO32);
-	if (!_mm256_testz_si256(near, near)) {
-		__m128i n = _mm256_i64gather_epi32((const int *)(const void *)g->near_seek,
-						   _mm256_and_si256(dist, near), 4);
-
-		t = _mm256_blendv_epi8(t, _mm256_cvtepu32_epi64(n), near);
-	}
-	return t;
-}
-
-/*
- * cmd_move_ns() of slots j .. j + 3. plain: no write is queued (no settling,
- * no data to wait for) and a cylinder has one track (no head switch).
- */
-AVX2 static inline __attribute__((always_inline)) v4
-v_move(const struct hdd *h, const struct v_at *a, unsigned j, bool plain)
-{
-	const struct hdd_queue *q = h->queue;
-	v4 zero = _mm256_setzero_si256();
-	v4 d = _mm256_sub_epi64(V_LOAD(q->cyl, j), a->cyl);
-	v4 dist = _mm256_blendv_epi8(d, _mm256_sub_epi64(zero, d), _mm256_cmpgt_epi64(zero, d));
-	v4 s = _mm256_add_epi64(V_LOAD(q->access, j), v_seek(&h->geom, a, dist));
-	v4 same_trk, sw, st, data_at, data;
-
-	if (plain)
-		return _mm256_andnot_si256(_mm256_cmpeq_epi64(V_LOAD(q->pos, j), a->head_pos), s);
-	same_trk = _mm256_cmpeq_epi64(V_LOAD(q->trk, j), a->trk);
-	sw = _mm256_and_si256(_mm256_cmpeq_epi64(dist, zero), a->switch_ns);
-	st = _mm256_and_si256(V_LOAD(q->write, j), a->settle_ns);
-	s = _mm256_add_epi64(s, _mm256_andnot_si256(same_trk, _mm256_add_epi64(sw, st)));
-	s = _mm256_andnot_si256(_mm256_cmpeq_epi64(V_LOAD(q->pos, j), a->head_pos), s);
-	data_at = V_LOAD(q->data_at, j);
-	data = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(data_at, V_SIGN), a->T_x),
-				_mm256_sub_epi64(data_at, a->T));
-	return _mm256_blendv_epi8(s, data,
-				  _mm256_cmpgt_epi64(_mm256_xor_si256(data, V_SIGN),
-						     _mm256_xor_si256(s, V_SIGN)));
-}
-
-/* wait_ns() after move < 2^32 for angles ang. */
-AVX2 static inline v4 v_wait(const struct v_at *a, v4 move, v4 ang)
-{
-	v4 turned = _mm256_add_epi64(_mm256_srli_epi64(_mm256_mul_epu32(move, a->phase_k), 32),
-				     _mm256_mul_epu32(move, a->phase_k_hi));
-	v4 w = _mm256_and_si256(_mm256_sub_epi64(_mm256_sub_epi64(ang, a->phase), turned), V_LO32);
-
-	w = _mm256_andnot_si256(_mm256_cmpgt_epi64(w, v_set(0xffffffffULL - ROT_TOLERANCE)), w);
-	return v_mulhi(w, a->rev_fp, a->rev_fp_hi, 64);
-}
-
-/* fuzz_mul(): the high half of the low 64 bits of hash × draw, × fuzz_fp. */
-AVX2 static inline v4 v_fuzz(const struct v_at *a, v4 hash)
-{
-	v4 hi = _mm256_add_epi64(_mm256_srli_epi64(_mm256_mul_epu32(hash, a->draw), 32),
-				 _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(hash, 32), a->draw),
-						  _mm256_mul_epu32(hash, a->draw_hi)));
-
-	return _mm256_mul_epu32(hi, a->fuzz);	/* its low 32 bits */
-}
-
-/* Best (cost, seq, slot, reach) per lane over the queue, and what the scan saw. */
-struct v_best {
-	v4 cost, seq, slot, reach;
-	v4 unready, wide;		/* a lane not ready; a positioning time >= 2^32 ns */
+	v8 cyl, pos_lo, lb_seek, lb_shift, lb_step, draw, one;
+	__m256 fuzz;			/* ncq_fuzz / 2^24 */
 };
 
 /*
- * Slots past len have seq SEQ_NONE (never eligible: seq < cutoff fails) and
- * ready 0 (never unready), so whole blocks are read without a length mask.
+ * A lower bound of the cost of every queued command, eight at a time, in
+ * float, into lb[] (+infinity past len), and the slot of the least: the
+ * cost less bias_base, with the access overhead and a bound under the seek
+ * for its move and no rotational wait; the float rounding is covered by the
+ * threshold it is compared with (pick_cmd_vector()). A bound may come out
+ * lower than it could (a wrapped sum, a position's low half alike): that
+ * only costs an exact look at a command.
  */
-AVX2 static inline __attribute__((always_inline)) void
-v_scan(const struct hdd *h, const struct v_at *a, struct v_best *out, bool plain)
+AVX2 static unsigned v_bounds(const struct hdd_queue *q, const struct v_at *a, float *lb)
+{
+	__m256 least = _mm256_set1_ps(INFINITY);
+	v8 lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), slot = lane;
+	v8 zero = _mm256_setzero_si256();
+	_Alignas(32) float l8[8];
+	_Alignas(32) uint32_t s8[8];
+	unsigned best = 0;
+
+	for (unsigned j = 0; j < q->len; j += 8, lane = _mm256_add_epi32(lane, _mm256_set1_epi32(8))) {
+		v8 d = _mm256_sub_epi32(V_LOAD(q->cyl, j), a->cyl);
+		v8 dist = _mm256_abs_epi32(d);
+		v8 seek = _mm256_add_epi32(a->lb_seek, _mm256_mullo_epi32(
+			_mm256_srlv_epi32(_mm256_sub_epi32(dist, a->one), a->lb_shift), a->lb_step));
+		v8 t = _mm256_add_epi32(V_LOAD(q->access, j),
+					_mm256_andnot_si256(_mm256_cmpeq_epi32(d, zero), seek));
+		v8 u = _mm256_mullo_epi32(V_LOAD(q->hash, j), a->draw);
+		__m256 fu = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u, 8)), a->fuzz);
+		__m256 tf, bound;
+
+		t = _mm256_andnot_si256(_mm256_cmpeq_epi32(V_LOAD(q->pos_lo, j), a->pos_lo), t);
+		tf = _mm256_cvtepi32_ps(t);
+		bound = _mm256_add_ps(_mm256_fmadd_ps(tf, fu, tf), _mm256_loadu_ps(q->bias_f + j));
+		_mm256_store_ps(lb + j, bound);
+		slot = _mm256_blendv_epi8(slot, lane,
+					  _mm256_castps_si256(_mm256_cmp_ps(bound, least, _CMP_LT_OQ)));
+		least = _mm256_min_ps(bound, least);
+	}
+	_mm256_store_ps(l8, least);
+	_mm256_store_si256((v8 *)s8, slot);
+	for (unsigned l = 1; l < 8; l++)
+		best = l8[l] < l8[best] ? l : best;
+	return s8[best];
+}
+
+/* The figures every lane shares, at the decision b. */
+AVX2 static void v_at_init(const struct hdd *h, const struct sched_at *b, uint32_t draw,
+			   struct v_at *a)
 {
 	const struct hdd_queue *q = h->queue;
-	const unsigned len = q->len;
-	v4 lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
-	struct v_best r = { v_set(INT64_MAX), zero, zero, zero, zero, zero };
-	_Alignas(32) uint64_t moves[HDD_QUEUE_SLOTS];
-
-	/*
-	 * The moves first: their seeks wait for table loads, and blocks that do
-	 * not depend on each other overlap better than whole picks (~10 % faster).
-	 */
-	for (unsigned j = 0; j < len; j += 4)
-		_mm256_store_si256((v4 *)(moves + j), v_move(h, a, j, plain));
-	for (unsigned j = 0; j < len; j += 4, lane = _mm256_add_epi64(lane, v_set(4))) {
-		v4 seq = V_LOAD(q->seq, j), m = v_fuzz(a, V_LOAD(q->hash, j));
-		v4 move = _mm256_load_si256((const v4 *)(moves + j));
-		v4 reach = _mm256_add_epi64(move, v_wait(a, move, V_LOAD(q->ang, j)));
-		v4 est = _mm256_add_epi64(reach, v_mulhi(reach, m, _mm256_srli_epi64(m, 32), 48));
-		v4 cost = _mm256_add_epi64(est, V_LOAD(q->bias, j));
-		v4 late = _mm256_cmpgt_epi64(_mm256_xor_si256(V_LOAD(q->ready, j), V_SIGN), a->T_x);
-		v4 ok = _mm256_andnot_si256(late, _mm256_cmpgt_epi64(a->cutoff, seq));
-		v4 better = _mm256_or_si256(_mm256_cmpgt_epi64(r.cost, cost),
-					    _mm256_and_si256(_mm256_cmpeq_epi64(r.cost, cost),
-							     _mm256_cmpgt_epi64(r.seq, seq)));
-
-		better = _mm256_and_si256(better, ok);
-		r.unready = _mm256_or_si256(r.unready, late);
-		r.wide = _mm256_or_si256(r.wide, _mm256_and_si256(reach, ok));
-		r.cost = _mm256_blendv_epi8(r.cost, cost, better);
-		r.seq = _mm256_blendv_epi8(r.seq, seq, better);
-		r.slot = _mm256_blendv_epi8(r.slot, lane, better);
-		r.reach = _mm256_blendv_epi8(r.reach, reach, better);
-	}
-	*out = r;
-}
-
-AVX2 static void v_scan_plain(const struct hdd *h, const struct v_at *a, struct v_best *r)
-{
-	v_scan(h, a, r, true);
-}
-
-AVX2 static void v_scan_any(const struct hdd *h, const struct v_at *a, struct v_best *r)
-{
-	v_scan(h, a, r, false);
-}
-
-/* The figures every lane shares, at T. */
-AVX2 static void v_at_init(const struct hdd *h, uint64_t T, struct v_at *a)
-{
-	const struct hdd_geom *g = &h->geom;
-	uint32_t trk = (uint32_t)(h->head_u >> 32);
-	uint64_t draw = fuzz_draw(T);
 
 	*a = (struct v_at){
-		.T = v_set(T), .T_x = v_set(T ^ 1ULL << 63), .head_pos = v_set(h->head_pos),
-		.phase = v_set(hdd_angle_in(g, T + h->phase0)), .trk = v_set(trk),
-		.cyl = v_set(hdd_cyl_of(g, trk)),
-		.seek_mul = v_set(g->seek_mul), .seek_mul_hi = v_set(g->seek_mul >> 32),
-		.phase_k = v_set(g->phase_k), .phase_k_hi = v_set(g->phase_k >> 32),
-		.rev_fp = v_set(g->rev_fp), .rev_fp_hi = v_set(g->rev_fp >> 32),
-		.switch_ns = v_set(h->switch_ns), .settle_ns = v_set(h->settle_ns),
-		.fuzz = v_set(h->fuzz_fp), .draw = v_set(draw), .draw_hi = v_set(draw >> 32),
-		.cutoff = v_set(SEQ_NONE),
+		.cyl = _mm256_set1_epi32((int)b->cyl), .pos_lo = _mm256_set1_epi32((int)b->head_pos),
+		.lb_seek = _mm256_set1_epi32((int)q->seek_lb),
+		.lb_shift = _mm256_set1_epi32((int)q->seek_lb_shift),
+		.lb_step = _mm256_set1_epi32((int)q->seek_lb_step),
+		.draw = _mm256_set1_epi32((int)draw), .one = _mm256_set1_epi32(1),
+		.fuzz = _mm256_set1_ps((float)h->fuzz_fp * 0x1p-40f),
 	};
 }
 
 /*
- * pick_cmd_all()'s choice, four slots at a time: each lane keeps the least
- * (cost, seq) of its slots; the ready prefix of the arrival order is the
- * commands before the first one not ready (cutoff), found only when a lane
- * saw one. A lane that needed 2^32 ns or more leaves the decision to the
- * scalar pick.
+ * The slots whose bound does not exceed `limit`, into list[], without
+ * branches (the set lanes of each half block's mask, in order, packed in
+ * bytes by lanes_of[]); their number.
+ */
+AVX2 static unsigned v_candidates(const struct hdd_queue *q, const float *lb, float limit,
+				  uint8_t *list)
+{
+	static const uint32_t lanes_of[16] = {
+		0, 0x00, 0x01, 0x0100, 0x02, 0x0200, 0x0201, 0x020100,
+		0x03, 0x0300, 0x0301, 0x030100, 0x0302, 0x030200, 0x030201, 0x03020100,
+	};
+	__m256 over_limit = _mm256_set1_ps(limit);
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < q->len; j += 8) {
+		unsigned in = (unsigned)_mm256_movemask_ps(
+			_mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
+		uint32_t lo = lanes_of[in & 15] + j * 0x01010101u;
+		uint32_t hi = lanes_of[in >> 4] + (j + 4) * 0x01010101u;
+
+		memcpy(list + n, &lo, 4);
+		n += (unsigned)__builtin_popcount(in & 15);
+		memcpy(list + n, &hi, 4);
+		n += (unsigned)__builtin_popcount(in >> 4);
+	}
+	return n;
+}
+
+/* bias_f[] again from a bias_base that has fallen far behind the oldest command's bias. */
+static void rebase(struct hdd_queue *q)
+{
+	q->bias_base = q->bias[q->first];
+	for (unsigned s = 0; s < q->len; s++)
+		q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
+}
+
+/*
+ * pick_cmd_all_inline()'s choice, from the bounds: the command of the least
+ * bound is weighed exactly first, then only the commands whose bound does
+ * not exceed its cost (for the random reads of a 32-deep queue, about 3 of
+ * 31); least (cost, seq), as the scalar pick's first least in arrival
+ * order. The bound of a float sum of float terms is within 2^-21 of the
+ * real one; the threshold allows it 2^-18 and 256 ns. When a command is not
+ * ready (rare: a command accepted less than its controller time ago) the
+ * eligible ones are the prefix of the arrival order: the scalar pick. The
+ * bounds hold for writes too (settling, a head switch and waiting for data
+ * only add to the move).
  */
 AVX2 static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
-	void (*scan)(const struct hdd *, const struct v_at *, struct v_best *) =
-		!h->queue->nwrite && h->geom.surfaces == 1 ? v_scan_plain : v_scan_any;
+	struct hdd_queue *q = h->queue;
+	struct sched_at b = sched_at(h, T);
+	uint32_t draw = fuzz_draw(T);
+	uint64_t reach_of_best;
+	_Alignas(32) float lb[HDD_QUEUE_SLOTS];
+	uint8_t list[HDD_QUEUE_SLOTS + 8];
+	int64_t best_cost;
 	struct v_at a;
-	struct v_best r;
-	uint64_t cost[4], seq[4], slot[4], reach[4], wide[4];
-	int64_t best_cost = INT64_MAX;
-	uint64_t best_seq = SEQ_NONE;
-	int best = -1;
+	unsigned best, n;
+	bool plain;
 
-	v_at_init(h, T, &a);
-	scan(h, &a, &r);
-	if (!_mm256_testz_si256(r.unready, r.unready)) {
-		a.cutoff = v_set(first_unready_seq(h->queue, T));
-		scan(h, &a, &r);
-	}
-	_mm256_storeu_si256((v4 *)wide, _mm256_srli_epi64(r.wide, 32));
-	if (wide[0] | wide[1] | wide[2] | wide[3])
-		return pick_cmd_all(h, T, best_reach);
-	_mm256_storeu_si256((v4 *)cost, r.cost);
-	_mm256_storeu_si256((v4 *)seq, r.seq);
-	_mm256_storeu_si256((v4 *)slot, r.slot);
-	_mm256_storeu_si256((v4 *)reach, r.reach);
-	*best_reach = 0;
-	for (unsigned l = 0; l < 4; l++) {
-		int64_t c = (int64_t)cost[l];
+	if (q->ready_ub > T)
+		return pick_cmd_all_inline(h, T, best_reach);
+	if (q->bias[q->first] - q->bias_base > 1u << 26)
+		rebase(q);
+	v_at_init(h, &b, draw, &a);
+	best = v_bounds(q, &a, lb);
+	plain = !q->nwrite && h->geom.surfaces == 1;
+	best_cost = plain ? exact_cost_plain(h, &b, draw, best, &reach_of_best)
+			  : exact_cost(h, &b, draw, best, &reach_of_best);
+	lb[best] = INFINITY;		/* weighed */
+	n = v_candidates(q, lb, (float)(best_cost - (int64_t)q->bias_base) * (1 + 0x1p-18f) + 256,
+			 list);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned s = list[k];
+		uint64_t reach;
+		int64_t cost = plain ? exact_cost_plain(h, &b, draw, s, &reach)
+				     : exact_cost(h, &b, draw, s, &reach);
+		bool before = (cost < best_cost) | ((cost == best_cost) & (q->seq[s] < q->seq[best]));
 
-		if (c < best_cost || (c == best_cost && best >= 0 && seq[l] < best_seq)) {
-			best_cost = c;
-			best_seq = seq[l];
-			best = (int)slot[l];
-			*best_reach = reach[l];
-		}
+		best_cost = before ? cost : best_cost;
+		reach_of_best = before ? reach : reach_of_best;
+		best = before ? s : best;
 	}
-	return best;
+	*best_reach = reach_of_best;
+	return (int)best;
 }
 #else
 bool hdd_pick_avx2_supported(void)
@@ -565,7 +576,7 @@ bool hdd_pick_avx2_supported(void)
 
 static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
-	return pick_cmd_all(h, T, best_reach);
+	return pick_cmd_all_inline(h, T, best_reach);
 }
 #endif
 
@@ -584,7 +595,7 @@ int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 	{
 		uint64_t reach = 0;
 
-		BUG_ON(pick_cmd_all(h, T, &reach) != best || (best >= 0 && reach != *best_reach));
+		BUG_ON(pick_cmd_all_inline(h, T, &reach) != best || (best >= 0 && reach != *best_reach));
 	}
 #endif
 	return best;
