@@ -374,8 +374,8 @@ struct hdd_cmd {
 struct hdd_queue {
 	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
 	uint64_t pos[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
-	uint64_t trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
-	uint32_t cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
+	uint64_t trk[HDD_QUEUE_SLOTS];
+	uint32_t ang[HDD_QUEUE_SLOTS], cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
 	uint32_t hash[HDD_QUEUE_SLOTS], pos_lo[HDD_QUEUE_SLOTS];
 	float bias_f[HDD_QUEUE_SLOTS];
 	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
@@ -392,6 +392,7 @@ struct hdd_queue {
 	/* a bound under the seek curve (hdd_sched.c): seek_lb + (d - 1) × seek_lb_slope / 2^16 … */
 	uint64_t seek_lb, seek_lb_slope;
 	uint32_t seek_lb_shift, seek_lb_step;	/* … >= seek_lb + ((d - 1) >> shift) × step */
+	float fuzz_f, revs_f, rev_f;	/* ncq_fuzz / 2^40, 2^24 / rev_ns, rev_ns / 2^24 */
 };
 
 /* A float no greater than x: x with its bits below the float's 24 cleared. */

@@ -105,6 +105,9 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h)
 		q->bias_f[s] = INFINITY;
 	}
 	seek_bound(q, &h->geom);
+	q->fuzz_f = (float)h->fuzz_fp * 0x1p-40f;
+	q->revs_f = (float)(0x1p24 / h->geom.rev_ns);
+	q->rev_f = (float)(h->geom.rev_ns * 0x1p-24);
 }
 
 /* Copy slot `from` into slot `to`, and point its neighbours in arrival order at `to`. */
@@ -334,8 +337,8 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
  * its cost counts only bias = arrival × ncq_aging (a larger bias: a smaller
  * credit).
  */
-static inline __attribute__((always_inline)) int
-pick_cmd_all_inline(const struct hdd *h, uint64_t T, uint64_t *best_reach)
+__attribute__((noinline)) static int pick_cmd_all(const struct hdd *h, uint64_t T,
+						   uint64_t *best_reach)
 {
 	const struct hdd_queue *q = h->queue;
 	struct sched_at b = sched_at(h, T);
@@ -404,39 +407,65 @@ static inline int64_t exact_cost_plain(const struct hdd *h, const struct sched_a
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2 __attribute__((target("avx2,fma,bmi2")))
 typedef __m256i v8;
 
 bool hdd_pick_avx2_supported(void)
 {
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	       __builtin_cpu_supports("bmi2");
 }
 
 #define V_LOAD(a, j) _mm256_loadu_si256((const v8 *)((a) + (j)))
 
 /* The figures of a decision every lane shares. */
 struct v_at {
-	v8 cyl, pos_lo, lb_seek, lb_shift, lb_step, draw, one;
+	v8 cyl, pos_lo, phase, lb_seek, lb_shift, lb_step, draw, one, t_max;
 	__m256 fuzz;			/* ncq_fuzz / 2^24 */
+	__m256 revs;			/* 2^24 / rev_ns: ns to 2^-24 revolutions */
+	__m256 rev;			/* rev_ns / 2^24 */
 };
+
+#define V_TURN 0x1p24f			/* a revolution in the units of v_reach() */
+#define V_AHEAD 8192.0f			/* 2^-11 revolution: twice ROT_TOLERANCE */
+#define V_SLACK 2048.0f			/* more than the float error of x */
+
+/*
+ * A lower bound of the positioning time of commands at angles ang whose
+ * move is at least t <= 2^30 ns: the time the sector passes next after t
+ * (that grows with t, and the tolerance of wait_ns() is within it). The
+ * revolutions to wait, x = ang - phase - t / rev_ns, in float to within
+ * 2^-14 revolution; a sector that x puts less than V_AHEAD before the head
+ * may be one just missed within the tolerance: no wait. Else the wait less
+ * V_SLACK, which the float error cannot exceed.
+ */
+AVX2 static inline __m256 v_reach(const struct v_at *a, v8 ang, __m256 tf)
+{
+	__m256 angle = _mm256_cvtepi32_ps(_mm256_srli_epi32(_mm256_sub_epi32(ang, a->phase), 8));
+	__m256 x = _mm256_fnmadd_ps(tf, a->revs, _mm256_add_ps(angle, _mm256_set1_ps(V_AHEAD)));
+	__m256 turns = _mm256_floor_ps(_mm256_mul_ps(x, _mm256_set1_ps(1 / V_TURN)));
+	__m256 wait = _mm256_fnmadd_ps(turns, _mm256_set1_ps(V_TURN), x);
+
+	wait = _mm256_max_ps(_mm256_sub_ps(wait, _mm256_set1_ps(V_AHEAD + V_SLACK)),
+			     _mm256_setzero_ps());
+	return _mm256_fmadd_ps(wait, a->rev, tf);
+}
 
 /*
  * A lower bound of the cost of every queued command, eight at a time, in
  * float, into lb[] (+infinity past len), and the slot of the least: the
  * cost less bias_base, with the access overhead and a bound under the seek
- * for its move and no rotational wait; the float rounding is covered by the
+ * for its move, then v_reach(); the float rounding is covered by the
  * threshold it is compared with (pick_cmd_vector()). A bound may come out
- * lower than it could (a wrapped sum, a position's low half alike): that
- * only costs an exact look at a command.
+ * lower than it could (a wrapped sum, a position's low half alike, a move
+ * cut to 2^30 ns): that only costs an exact look at a command.
  */
 AVX2 static unsigned v_bounds(const struct hdd_queue *q, const struct v_at *a, float *lb)
 {
-	__m256 least = _mm256_set1_ps(INFINITY);
+	__m256 least = _mm256_set1_ps(INFINITY), m;
 	v8 lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), slot = lane;
 	v8 zero = _mm256_setzero_si256();
-	_Alignas(32) float l8[8];
 	_Alignas(32) uint32_t s8[8];
-	unsigned best = 0;
 
 	for (unsigned j = 0; j < q->len; j += 8, lane = _mm256_add_epi32(lane, _mm256_set1_epi32(8))) {
 		v8 d = _mm256_sub_epi32(V_LOAD(q->cyl, j), a->cyl);
@@ -450,18 +479,20 @@ AVX2 static unsigned v_bounds(const struct hdd_queue *q, const struct v_at *a, f
 		__m256 tf, bound;
 
 		t = _mm256_andnot_si256(_mm256_cmpeq_epi32(V_LOAD(q->pos_lo, j), a->pos_lo), t);
-		tf = _mm256_cvtepi32_ps(t);
+		tf = v_reach(a, V_LOAD(q->ang, j), _mm256_cvtepi32_ps(_mm256_min_epu32(t, a->t_max)));
 		bound = _mm256_add_ps(_mm256_fmadd_ps(tf, fu, tf), _mm256_loadu_ps(q->bias_f + j));
 		_mm256_store_ps(lb + j, bound);
 		slot = _mm256_blendv_epi8(slot, lane,
 					  _mm256_castps_si256(_mm256_cmp_ps(bound, least, _CMP_LT_OQ)));
 		least = _mm256_min_ps(bound, least);
 	}
-	_mm256_store_ps(l8, least);
+	/* the least over the lanes, and its lane's slot */
+	m = _mm256_min_ps(least, _mm256_permute2f128_ps(least, least, 1));
+	m = _mm256_min_ps(m, _mm256_permute_ps(m, 0x4e));
+	m = _mm256_min_ps(m, _mm256_permute_ps(m, 0xb1));
 	_mm256_store_si256((v8 *)s8, slot);
-	for (unsigned l = 1; l < 8; l++)
-		best = l8[l] < l8[best] ? l : best;
-	return s8[best];
+	return s8[__builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(least, m, _CMP_EQ_OQ)) |
+				0x100) & 7];
 }
 
 /* The figures every lane shares, at the decision b. */
@@ -476,35 +507,32 @@ AVX2 static void v_at_init(const struct hdd *h, const struct sched_at *b, uint32
 		.lb_shift = _mm256_set1_epi32((int)q->seek_lb_shift),
 		.lb_step = _mm256_set1_epi32((int)q->seek_lb_step),
 		.draw = _mm256_set1_epi32((int)draw), .one = _mm256_set1_epi32(1),
-		.fuzz = _mm256_set1_ps((float)h->fuzz_fp * 0x1p-40f),
+		.t_max = _mm256_set1_epi32(1 << 30), .phase = _mm256_set1_epi32((int)b->phase),
+		.fuzz = _mm256_set1_ps(q->fuzz_f), .revs = _mm256_set1_ps(q->revs_f),
+		.rev = _mm256_set1_ps(q->rev_f),
 	};
 }
 
 /*
  * The slots whose bound does not exceed `limit`, into list[], without
- * branches (the set lanes of each half block's mask, in order, packed in
- * bytes by lanes_of[]); their number.
+ * branches (the slot numbers of a block, one per byte, gathered by the
+ * block's mask); their number.
  */
 AVX2 static unsigned v_candidates(const struct hdd_queue *q, const float *lb, float limit,
 				  uint8_t *list)
 {
-	static const uint32_t lanes_of[16] = {
-		0, 0x00, 0x01, 0x0100, 0x02, 0x0200, 0x0201, 0x020100,
-		0x03, 0x0300, 0x0301, 0x030100, 0x0302, 0x030200, 0x030201, 0x03020100,
-	};
+	const uint64_t bytes = 0x0101010101010101ULL;
 	__m256 over_limit = _mm256_set1_ps(limit);
 	unsigned n = 0;
 
 	for (unsigned j = 0; j < q->len; j += 8) {
 		unsigned in = (unsigned)_mm256_movemask_ps(
 			_mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
-		uint32_t lo = lanes_of[in & 15] + j * 0x01010101u;
-		uint32_t hi = lanes_of[in >> 4] + (j + 4) * 0x01010101u;
+		uint64_t slots = _pext_u64(0x0706050403020100ULL + j * bytes,
+					   _pdep_u64(in, bytes) * 0xff);
 
-		memcpy(list + n, &lo, 4);
-		n += (unsigned)__builtin_popcount(in & 15);
-		memcpy(list + n, &hi, 4);
-		n += (unsigned)__builtin_popcount(in >> 4);
+		memcpy(list + n, &slots, 8);
+		n += (unsigned)__builtin_popcount(in);
 	}
 	return n;
 }
@@ -518,7 +546,7 @@ static void rebase(struct hdd_queue *q)
 }
 
 /*
- * pick_cmd_all_inline()'s choice, from the bounds: the command of the least
+ * pick_cmd_all()'s choice, from the bounds: the command of the least
  * bound is weighed exactly first, then only the commands whose bound does
  * not exceed its cost (for the random reads of a 32-deep queue, about 3 of
  * 31); least (cost, seq), as the scalar pick's first least in arrival
@@ -543,7 +571,7 @@ AVX2 static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_
 	bool plain;
 
 	if (q->ready_ub > T)
-		return pick_cmd_all_inline(h, T, best_reach);
+		return pick_cmd_all(h, T, best_reach);
 	if (q->bias[q->first] - q->bias_base > 1u << 26)
 		rebase(q);
 	v_at_init(h, &b, draw, &a);
@@ -576,7 +604,7 @@ bool hdd_pick_avx2_supported(void)
 
 static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
-	return pick_cmd_all_inline(h, T, best_reach);
+	return pick_cmd_all(h, T, best_reach);
 }
 #endif
 
@@ -586,16 +614,26 @@ int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 
 	if (!h->queue->len)
 		return -1;
+	if (h->queue->len == 1) {	/* QD1: the only one, once it is ready */
+		struct sched_at b = sched_at(h, T);
+		uint64_t move;
+
+		if (h->queue->ready[0] > T)
+			return -1;
+		move = cmd_move_ns(h, &b, 0);
+		*best_reach = move + wait_ns(h, &b, move, h->queue->ang[0]);
+		return 0;
+	}
 	if (!h->fuzz_fp)
 		return pick_cmd_pruned(h, T, best_reach);
 	if (!h->pick_avx2 || h->queue->len < 3)	/* too few to pay for the set-up */
-		return pick_cmd_all_inline(h, T, best_reach);
+		return pick_cmd_all(h, T, best_reach);
 	best = pick_cmd_vector(h, T, best_reach);
 #ifndef NDEBUG
 	{
 		uint64_t reach = 0;
 
-		BUG_ON(pick_cmd_all_inline(h, T, &reach) != best || (best >= 0 && reach != *best_reach));
+		BUG_ON(pick_cmd_all(h, T, &reach) != best || (best >= 0 && reach != *best_reach));
 	}
 #endif
 	return best;
