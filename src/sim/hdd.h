@@ -483,7 +483,7 @@ struct hdd {
 	unsigned wait_head, nwait;
 	/* command queue */
 	struct hdd_queue *queue;
-	bool pick_avx2;			/* weigh queued commands four at a time (x86-64 AVX2) */
+	bool pick_avx2;			/* bound queued commands eight at a time (x86-64 AVX2) */
 	unsigned tags;			/* accepted commands not yet handed back */
 	struct hdd_backlog backlog;
 	struct req_heap done;		/* commands whose completion time is known */
@@ -580,7 +580,7 @@ static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
 }
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
 void hdd_queue_check(const struct hdd_queue *q);
-/* Whether this CPU runs the AVX2 pick. */
+/* Whether this CPU runs the vector pick (AVX2, FMA, BMI2). */
 bool hdd_pick_avx2_supported(void);
 /*
  * The slot of the queued command to run at time T, or -1 when none is ready:

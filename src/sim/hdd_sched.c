@@ -5,16 +5,21 @@
  * dirty extent to destage (pure SPTF).
  *
  * The queue keeps one array per field (struct hdd_queue, hdd.h, with its
- * invariants; hdd_queue_check() checks them in debug builds), so that on
- * x86-64 CPUs with AVX2 the pick weighs four commands at a time, branch-free
- * (pick_cmd_vector()): with ncq_fuzz every queued command's estimate needs
- * its own hash at every decision (of its key and the decision's time), and
- * the vector pass does the scalar pick's (pick_cmd_all()) integer arithmetic
- * lane by lane, so it chooses the same command: the least (cost, arrival
- * number). Debug builds check that at every decision. Where a lane's figures
- * leave the range the vector arithmetic is exact for (a positioning time of
- * 2^32 ns or more), the decision is taken by the scalar pick; so it is for
- * queues of one or two commands, and on other CPUs.
+ * invariants; hdd_queue_check() checks them in debug builds) and its arrival
+ * order as a linked list. With ncq_fuzz every queued command's estimate has
+ * its own error at every decision: u = hash × draw (mod 2^32), the command's
+ * hash and the decision's odd draw, one multiply. On x86-64 CPUs with AVX2,
+ * FMA and BMI2 the pick (pick_cmd_vector()) first bounds every command's
+ * cost from below, eight at a time in float, without table lookups: the
+ * access overhead, a line under the seek curve, the next pass of the
+ * sector after that, estimated, plus the aging bias. Then it weighs exactly,
+ * in the scalar pick's integer arithmetic, the command of the least bound and
+ * those whose bound does not exceed that one's cost (for 4 KiB random reads
+ * at QD32 about 0.7 of 31), so it chooses what the scalar pick
+ * (pick_cmd_all()) chooses: the least (cost, arrival number). Debug builds
+ * check that at every decision. Queues of two commands, a command not yet
+ * ready and other CPUs take the scalar pick; the only command is taken
+ * without one.
  */
 #include "hdd.h"
 
