@@ -27,7 +27,6 @@
 #include "sim/heap.h"
 #include "sim/params.h"
 #include "util/errmsg.h"
-#include "util/rng.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
 struct hdd_config {
@@ -361,7 +360,8 @@ struct hdd_cmd {
  *  - first, next[] list those slots in arrival order, each once, and prev[]
  *    and tail list them backwards (HDD_QUEUE_NONE ends both);
  *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
- *  - hash[] is a hash of the command's key (its part of the NCQ error),
+ *  - hash[] is a hash of the command's key (its part of the NCQ error: the
+ *    high half of key × an odd constant),
  *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0),
  *    bias_f[] bias - bias_base as a float rounded down, pos_lo[] the low half
  *    of pos (the pick's lower bounds, hdd_sched.c);
@@ -540,14 +540,13 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h);
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
 	unsigned s = q->len++;
-	uint64_t x = c->key;
 
 	q->ready[s] = c->ready;
 	q->ready_ub = c->ready > q->ready_ub ? c->ready : q->ready_ub;
 	q->arrival[s] = c->arrival;
 	q->data_at[s] = c->data_at;
 	q->pos[s] = c->pos;
-	q->hash[s] = (uint32_t)(splitmix64(&x) >> 32);
+	q->hash[s] = (uint32_t)((c->key * 0xbf58476d1ce4e5b9ULL) >> 32);	/* mixes every bit */
 	q->pos_lo[s] = (uint32_t)c->pos;
 	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
 	if (!s)
