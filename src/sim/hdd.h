@@ -392,7 +392,8 @@ struct hdd_queue {
 	/* a bound under the seek curve (hdd_sched.c): seek_lb + (d - 1) × seek_lb_slope / 2^16 … */
 	uint64_t seek_lb, seek_lb_slope;
 	uint32_t seek_lb_shift, seek_lb_step;	/* … >= seek_lb + ((d - 1) >> shift) × step */
-	float fuzz_f, revs_f, rev_f;	/* ncq_fuzz / 2^40, 2^24 / rev_ns, rev_ns / 2^24 */
+	float fuzz_f, revs_f, rev_f;	/* ncq_fuzz / 2^24, 2^24 / rev_ns, rev_ns / 2^24 */
+	uint32_t t_max;			/* the bounds' longest move: 64 revolutions, <= 2^30 ns */
 };
 
 /* A float no greater than x: x with its bits below the float's 24 cleared. */

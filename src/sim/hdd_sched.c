@@ -113,6 +113,7 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h)
 	q->fuzz_f = (float)h->fuzz_fp * 0x1p-40f;
 	q->revs_f = (float)(0x1p24 / h->geom.rev_ns);
 	q->rev_f = (float)(h->geom.rev_ns * 0x1p-24);
+	q->t_max = h->geom.rev_ns * 64 < 0x1p30 ? (uint32_t)(h->geom.rev_ns * 64) : 1u << 30;
 }
 
 /* Copy slot `from` into slot `to`, and point its neighbours in arrival order at `to`. */
@@ -437,10 +438,10 @@ struct v_at {
 
 /*
  * A lower bound of the positioning time of commands at angles ang whose
- * move is at least t <= 2^30 ns: the time the sector passes next after t
- * (that grows with t, and the tolerance of wait_ns() is within it). The
- * revolutions to wait, x = ang - phase - t / rev_ns, in float to within
- * 2^-14 revolution; a sector that x puts less than V_AHEAD before the head
+ * move is at least t <= t_max (64 revolutions, at most 2^30 ns): the time
+ * the sector passes next after t (that grows with t, and the tolerance of
+ * wait_ns() is within it). The revolutions to wait, x = ang - phase - t /
+ * rev_ns, in float to within 2^-16 revolution (x < 2^30 units); a sector that x puts less than V_AHEAD before the head
  * may be one just missed within the tolerance: no wait. Else the wait less
  * V_SLACK, which the float error cannot exceed.
  */
@@ -463,7 +464,7 @@ AVX2 static inline __m256 v_reach(const struct v_at *a, v8 ang, __m256 tf)
  * for its move, then v_reach(); the float rounding is covered by the
  * threshold it is compared with (pick_cmd_vector()). A bound may come out
  * lower than it could (a wrapped sum, a position's low half alike, a move
- * cut to 2^30 ns): that only costs an exact look at a command.
+ * cut to t_max): that only costs an exact look at a command.
  */
 AVX2 static unsigned v_bounds(const struct hdd_queue *q, const struct v_at *a, float *lb)
 {
@@ -512,7 +513,7 @@ AVX2 static void v_at_init(const struct hdd *h, const struct sched_at *b, uint32
 		.lb_shift = _mm256_set1_epi32((int)q->seek_lb_shift),
 		.lb_step = _mm256_set1_epi32((int)q->seek_lb_step),
 		.draw = _mm256_set1_epi32((int)draw), .one = _mm256_set1_epi32(1),
-		.t_max = _mm256_set1_epi32(1 << 30), .phase = _mm256_set1_epi32((int)b->phase),
+		.t_max = _mm256_set1_epi32((int)q->t_max), .phase = _mm256_set1_epi32((int)b->phase),
 		.fuzz = _mm256_set1_ps(q->fuzz_f), .revs = _mm256_set1_ps(q->revs_f),
 		.rev = _mm256_set1_ps(q->rev_f),
 	};
