@@ -571,7 +571,7 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	BUG_ON(c->ncq_depth > HDD_QUEUE_MAX);	/* hdd_model.c's range */
 	h->queue = malloc(sizeof(*h->queue));
 	if (h->queue)
-		hdd_queue_init(h->queue);
+		hdd_queue_init(h->queue, h);
 	h->pick_avx2 = hdd_pick_avx2_supported();
 	h->wait = calloc(c->ncq_depth, sizeof(*h->wait));
 	h->dirty = calloc(c->wcache_extents, sizeof(*h->dirty));

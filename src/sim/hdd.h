@@ -357,7 +357,7 @@ struct hdd_cmd {
 	uint64_t pos;			/* first byte */
 	uint32_t cyl;
 	uint32_t access;		/* its access overhead, ns */
-	uint64_t key;			/* arrival · 2^64/φ ^ pos: its part of the NCQ estimate's hash */
+	uint64_t key;			/* arrival · 2^64/φ ^ pos, hashed into its part of the NCQ error */
 	uint32_t trk, ang;		/* start position: track, platter angle (hdd_angle_of) */
 	bool write;
 	bool redisconnect;		/* a write whose data come write_redisconnect_ms late */
@@ -373,25 +373,52 @@ struct hdd_cmd {
  * builds):
  *  - slots [0, len) hold the queued commands, len <= HDD_QUEUE_MAX; a command
  *    that leaves is replaced by the last slot's;
- *  - order[0..len) lists those slots in arrival order, each once;
- *  - seq[] grows strictly along order[] (arrival numbers, below 2^63);
- *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX and ready 0, and zeros
- *    or a former command's other fields (so in-range cylinders): a block
- *    read past len has no eligible and no unready command.
+ *  - first, next[] list those slots in arrival order, each once, and prev[]
+ *    and tail list them backwards (HDD_QUEUE_NONE ends both);
+ *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
+ *  - hash[] is a hash of the command's key (its part of the NCQ error: the
+ *    high half of key × an odd constant),
+ *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0),
+ *    bias_f[] bias - bias_base as a float rounded down, pos_lo[] the low half
+ *    of pos (the pick's lower bounds, hdd_sched.c);
+ *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX, ready 0 and bias_f
+ *    +infinity, and zeros or a former command's other fields (so in-range
+ *    cylinders): a block read past len has no eligible and no unready
+ *    command, and no finite bound.
  */
+#define HDD_QUEUE_NONE 0xffff
 struct hdd_queue {
 	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
-	uint64_t pos[HDD_QUEUE_SLOTS], key[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS];
-	uint64_t cyl[HDD_QUEUE_SLOTS], trk[HDD_QUEUE_SLOTS], ang[HDD_QUEUE_SLOTS];
-	uint64_t access[HDD_QUEUE_SLOTS];
+	uint64_t pos[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
+	uint64_t trk[HDD_QUEUE_SLOTS];
+	uint32_t ang[HDD_QUEUE_SLOTS], cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
+	uint32_t hash[HDD_QUEUE_SLOTS], pos_lo[HDD_QUEUE_SLOTS];
+	float bias_f[HDD_QUEUE_SLOTS];
 	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
 	bool redisconnect[HDD_QUEUE_SLOTS];
 	struct io_request *req[HDD_QUEUE_SLOTS];
-	uint8_t order[HDD_QUEUE_MAX];
+	uint16_t next[HDD_QUEUE_SLOTS], prev[HDD_QUEUE_SLOTS];
+	unsigned first, tail;		/* oldest and newest slot */
 	unsigned len;
 	unsigned nwrite;		/* writes among them */
 	uint64_t next_seq;
+	uint64_t aging_fp;		/* ncq_aging, 16.16, for bias[] */
+	uint64_t bias_base;		/* at most every queued bias */
+	uint64_t ready_ub;		/* at least every queued ready */
+	/* a bound under the seek curve (hdd_sched.c): seek_lb + (d - 1) × seek_lb_slope / 2^16 … */
+	uint64_t seek_lb, seek_lb_slope;
+	uint32_t seek_lb_shift, seek_lb_step;	/* … >= seek_lb + ((d - 1) >> shift) × step */
+	float fuzz_f, revs_f, rev_f;	/* ncq_fuzz / 2^24, 2^24 / rev_ns, rev_ns / 2^24 */
+	uint32_t t_max;			/* the bounds' longest move: 64 revolutions, <= 2^30 ns */
 };
+
+/* A float no greater than x: x with its bits below the float's 24 cleared. */
+static inline float hdd_float_down(uint64_t x)
+{
+	int drop = x >> 24 ? 40 - __builtin_clzll(x) : 0;
+
+	return (float)(x >> drop << drop);
+}
 
 /* A dirty extent of the write-back cache (kept in offset order). */
 struct hdd_dirty {
@@ -477,7 +504,7 @@ struct hdd {
 	unsigned wait_head, nwait;
 	/* command queue */
 	struct hdd_queue *queue;
-	bool pick_avx2;			/* weigh queued commands four at a time (x86-64 AVX2) */
+	bool pick_avx2;			/* bound queued commands eight at a time (x86-64 AVX2) */
 	unsigned tags;			/* accepted commands not yet handed back */
 	struct hdd_backlog backlog;
 	struct req_heap done;		/* commands whose completion time is known */
@@ -528,18 +555,24 @@ void hdd_destage_done(struct hdd *h);
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
 
 /* hdd_sched.c */
-/* An empty queue. */
-void hdd_queue_init(struct hdd_queue *q);
+/* An empty queue for drive h (its geometry and costs set). */
+void hdd_queue_init(struct hdd_queue *q, const struct hdd *h);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
 	unsigned s = q->len++;
 
 	q->ready[s] = c->ready;
+	q->ready_ub = c->ready > q->ready_ub ? c->ready : q->ready_ub;
 	q->arrival[s] = c->arrival;
 	q->data_at[s] = c->data_at;
 	q->pos[s] = c->pos;
-	q->key[s] = c->key;
+	q->hash[s] = (uint32_t)((c->key * 0xbf58476d1ce4e5b9ULL) >> 32);	/* mixes every bit */
+	q->pos_lo[s] = (uint32_t)c->pos;
+	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
+	if (!s)
+		q->bias_base = q->bias[s];
+	q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
 	q->seq[s] = q->next_seq++;
 	q->cyl[s] = c->cyl;
 	q->trk[s] = c->trk;
@@ -549,7 +582,13 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->nwrite += c->write;
 	q->redisconnect[s] = c->redisconnect;
 	q->req[s] = c->req;
-	q->order[s] = (uint8_t)s;	/* the newest: last in arrival order */
+	q->next[s] = HDD_QUEUE_NONE;	/* the newest: last in arrival order */
+	q->prev[s] = s ? (uint16_t)q->tail : HDD_QUEUE_NONE;
+	if (s)
+		q->next[q->tail] = (uint16_t)s;
+	else
+		q->first = s;
+	q->tail = s;
 }
 
 /* Take the command in `slot` out of the queue (another may move into the slot). */
@@ -557,11 +596,11 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
 /* When the oldest queued command is ready (the queue is not empty). */
 static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
 {
-	return q->ready[q->order[0]];
+	return q->ready[q->first];
 }
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
 void hdd_queue_check(const struct hdd_queue *q);
-/* Whether this CPU runs the AVX2 pick. */
+/* Whether this CPU runs the vector pick (AVX2, FMA, BMI2). */
 bool hdd_pick_avx2_supported(void);
 /*
  * The slot of the queued command to run at time T, or -1 when none is ready:
