@@ -38,6 +38,8 @@
  *      time and no random number is drawn.
  *   4. Requests outside the capacity, or of length 0, complete at `now` with
  *      result -EINVAL; submit() itself fails only for lack of memory.
+ *   5. A command in service is in `inflight` or, when it is the only one,
+ *      in `solo` (inflight empty then): at QD 1 the heap is never touched.
  */
 #include <errno.h>
 #include <math.h>
@@ -52,12 +54,38 @@ static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
 	return (bytes * d->t.bus_fs + 500000) / 1000000;
 }
 
+/* inflight_push() with another command in service already. */
+static __attribute__((noinline)) int inflight_push_heap(struct ssd_dev *d, uint64_t done,
+							struct io_request *req)
+{
+	int ret;
+
+	if (d->solo) {		/* the older of the two goes first: ties leave in order */
+		ret = req_heap_push(&d->inflight, d->solo_at, d->solo);
+		if (ret)
+			return ret;
+		d->solo = NULL;
+	}
+	return req_heap_push(&d->inflight, done, req);
+}
+
+/* Put a command in service until `done` (invariant 5). */
+static inline int inflight_push(struct ssd_dev *d, uint64_t done, struct io_request *req)
+{
+	if (!d->solo && !req_heap_count(&d->inflight)) {
+		d->solo = req;
+		d->solo_at = done;
+		return 0;
+	}
+	return inflight_push_heap(d, done, req);
+}
+
 /*
  * When fewer than `ncq` commands will be in service. Every command in
- * service is in `inflight` (with those done but not yet collected), so the
- * answer is 0 while it holds fewer than ncq, and otherwise the ncq-th
- * latest completion time among them. Costs nothing unless the host keeps
- * more than ncq commands outstanding.
+ * service is in `inflight` or `solo` (with those done but not yet
+ * collected), so the answer is 0 while they are fewer than ncq, and
+ * otherwise the ncq-th latest completion time among them. Costs nothing
+ * unless the host keeps more than ncq commands outstanding.
  */
 static uint64_t ncq_free_at(struct ssd_dev *d)
 {
@@ -65,6 +93,8 @@ static uint64_t ncq_free_at(struct ssd_dev *d)
 	uint64_t *top = d->top;
 	unsigned n = 0;
 
+	if (d->solo)
+		return d->ncq > 1 ? 0 : d->solo_at;
 	if (req_heap_count(h) < d->ncq)
 		return 0;
 	for (unsigned i = 0; i < req_heap_count(h); i++) {
@@ -156,7 +186,7 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	if (!req->length || req->offset > sd->capacity ||
 	    req->length > sd->capacity - req->offset) {
 		req->result = -EINVAL;
-		return req_heap_push(&d->inflight, now, req);
+		return inflight_push(d, now, req);
 	}
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d));
 	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
@@ -172,12 +202,14 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 		ret = ssd_write(d, req, front_end(d, start, d->t.wcmd, busy), &done);
 	}
 	req->result = ret ? ret : (int64_t)req->length;
-	return req_heap_push(&d->inflight, done, req);
+	return inflight_push(d, done, req);
 }
 
 static uint64_t ssd_next_completion(struct sim_device *sd)
 {
-	return req_heap_min(&((struct ssd_dev *)sd)->inflight);
+	const struct ssd_dev *d = (const struct ssd_dev *)sd;
+
+	return d->solo ? d->solo_at : req_heap_min(&d->inflight);
 }
 
 static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_request **out,
@@ -186,6 +218,14 @@ static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_requ
 	struct ssd_dev *d = (struct ssd_dev *)sd;
 	unsigned n = 0;
 
+	if (d->solo) {
+		if (!max || d->solo_at > now)
+			return 0;
+		d->solo->complete_ns = d->solo_at;
+		out[0] = d->solo;
+		d->solo = NULL;
+		return 1;
+	}
 	while (n < max && req_heap_min(&d->inflight) <= now) {
 		uint64_t when = req_heap_min(&d->inflight);
 		struct io_request *req = req_heap_pop(&d->inflight);

@@ -39,23 +39,26 @@ struct ssd_map {
 
 static inline uint32_t ssd_map_get(const struct ssd_map *m, uint64_t i)
 {
-	uint64_t bit = i * m->bits, word;
+	uint64_t bit, word;
 
-	if (m->bits == 32)
+	if (__builtin_expect(m->bits == 32, 1))
 		return ((const uint32_t *)(const void *)m->bytes)[i];
+	bit = i * m->bits;
 	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
 	return (uint32_t)((word >> (bit & 7)) & m->mask);
 }
 
 static inline void ssd_map_set(struct ssd_map *m, uint64_t i, uint32_t v)
 {
-	uint64_t bit = i * m->bits, word;
-	unsigned shift = bit & 7;
+	uint64_t bit, word;
+	unsigned shift;
 
-	if (m->bits == 32) {
+	if (__builtin_expect(m->bits == 32, 1)) {
 		((uint32_t *)(void *)m->bytes)[i] = v;
 		return;
 	}
+	bit = i * m->bits;
+	shift = bit & 7;
 	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
 	word = (word & ~(m->mask << shift)) | ((uint64_t)v << shift);
 	memcpy(m->bytes + (bit >> 3), &word, sizeof(word));
@@ -138,7 +141,9 @@ struct ssd_dev {
 	uint64_t next_read, next_write;	/* where the last read, write ended */
 	unsigned ncq;			/* commands in service at once */
 	uint64_t *top;			/* ncq entries of scratch for ncq_free_at() */
-	struct req_heap inflight;	/* holds every command in service */
+	struct req_heap inflight;	/* holds every command in service but `solo` */
+	struct io_request *solo;	/* the only one in service (inflight empty), or NULL */
+	uint64_t solo_at;		/* when it completes */
 	struct sim_counters cnt;
 	struct ssd_page_ftl pf;
 	struct ssd_block_ftl bf;
