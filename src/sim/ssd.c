@@ -126,29 +126,36 @@ static uint64_t ncq_free_at(struct ssd_dev *d)
 	return top[0];
 }
 
+/* xfer() of `len` bytes and of its first page (xfer_page unless len is less). */
+static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_t *whole)
+{
+	*whole = xfer(d, len);
+	return len < d->g.page ? *whole : d->t.xfer_page;
+}
+
 static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64_t t0)
 {
-	uint64_t flash, bus, first = req->length < d->g.page ? req->length : d->g.page;
+	uint64_t flash, bus, whole, first = xfer_first(d, req->length, &whole);
 
 	if (d->ftl == SSD_FTL_BLOCK)
 		flash = ssd_bftl_read(d, req->offset, req->length, t0);
 	else
 		flash = ssd_pftl_read(d, req->offset, req->length, t0);
-	bus = ssd_max(d->bus_free, t0 + d->t.read) + xfer(d, req->length);
+	bus = ssd_max(d->bus_free, t0 + d->t.read) + whole;
 	d->bus_free = bus;
 	d->cnt.host_read_bytes += req->length;
-	return ssd_max(bus, flash + xfer(d, first));
+	return ssd_max(bus, flash + first);
 }
 
 static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t0,
 		     uint64_t *done)
 {
-	uint64_t first = req->length < d->g.page ? req->length : d->g.page;
+	uint64_t whole, first = xfer_first(d, req->length, &whole);
 	uint64_t start = ssd_max(d->bus_free, t0);
-	uint64_t at = start + xfer(d, first), flash = at;
+	uint64_t at = start + first, flash = at;
 	int ret;
 
-	d->bus_free = start + xfer(d, req->length);
+	d->bus_free = start + whole;
 	d->cnt.host_write_bytes += req->length;
 	if (d->ftl == SSD_FTL_BLOCK)
 		ret = ssd_bftl_write(d, req->offset, req->length, at, &flash);
@@ -165,7 +172,7 @@ static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t
  * ns and its data moves `lat` ns after it entered (both spread by one draw,
  * so busy = lat, the default, is the one-at-a-time controller). Returns t0.
  */
-static uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
+static inline uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
 {
 	if (d->t.spread_q32) {
 		uint64_t spread = ssd_spread(d, lat);
@@ -255,24 +262,24 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
-/* The page FTL's hint (ssd_pftl_prefetch); the block FTL's map is small. */
-static void ssd_prefetch(struct sim_device *sd, uint64_t offset, uint32_t length)
-{
-	struct ssd_dev *d = (struct ssd_dev *)sd;
-
-	(void)length;
-	if (d->ftl == SSD_FTL_PAGE)
-		ssd_pftl_prefetch(d, offset);
-}
-
-static const struct sim_device_ops ssd_ops = {
+/* The page FTL takes prefetch hints (ssd_pftl_prefetch); the block FTL's map is small. */
+static const struct sim_device_ops ssd_page_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
 	.complete = ssd_complete,
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
-	.prefetch = ssd_prefetch,
+	.prefetch = ssd_pftl_prefetch,
+};
+
+static const struct sim_device_ops ssd_block_ops = {
+	.submit = ssd_submit,
+	.next_completion = ssd_next_completion,
+	.complete = ssd_complete,
+	.counters = ssd_counters,
+	.destroy = ssd_destroy,
+	.discard = ssd_trim,
 };
 
 static uint64_t ns(double v)
@@ -290,6 +297,7 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.prog = ns(c->program_us * 1e3);
 	d->t.erase = ns(c->erase_ms * 1e6);
 	d->t.bus_fs = ns(1e15 / (c->bus_mib_s * MIB));
+	d->t.xfer_page = xfer(d, d->g.page);
 	d->t.spread_q32 = (uint64_t)llround(c->time_spread * 4294967296.0);
 	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
 			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
@@ -327,7 +335,8 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 		free(d);
 		return ret;
 	}
-	d->base = (struct sim_device){ &ssd_ops, c->capacity, 512 };
+	d->base = (struct sim_device){ c->ftl == SSD_FTL_PAGE ? &ssd_page_ops : &ssd_block_ops,
+				       c->capacity, 512 };
 	d->ftl = c->ftl;
 	d->merge = c->merge;
 	d->trim = c->trim;

@@ -121,6 +121,7 @@ struct ssd_timing {
 	uint64_t wcmd;				/* write command latency */
 	uint64_t busy, wbusy;			/* controller occupancy: read, write */
 	uint64_t bus_fs;			/* femtoseconds per byte on the bus */
+	uint64_t xfer_page;			/* ns: one page over the bus */
 	uint64_t drain;				/* write cache: flash time it hides */
 	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
 	uint64_t stall_below;			/* stall when a 64-bit draw is below this */
@@ -218,7 +219,7 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
-void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off);
+void ssd_pftl_prefetch(struct sim_device *d, uint64_t off, uint32_t length);	/* device.h's op */
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */

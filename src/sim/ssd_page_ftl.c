@@ -365,7 +365,6 @@ static inline void soonest_free(const struct ssd_chan *ch, unsigned from, unsign
 	unsigned b = *best;
 	uint64_t b_at = *best_at;
 
-#pragma GCC unroll 4
 	for (unsigned k = from; k < to; k++) {
 		uint64_t f = ch[k].free_at;
 		bool sooner = f < b_at;
@@ -520,9 +519,12 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
  * the second load too has a few IOs' time to land (one IO's was too short
  * under load: the entry was still on its way).
  */
-void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off)
+void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
+	struct ssd_dev *d = (struct ssd_dev *)sd;
 	struct ssd_page_ftl *pf = &d->pf;
+
+	(void)length;
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
 	if (*old < d->g.user_pages) {
