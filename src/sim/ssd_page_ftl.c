@@ -259,6 +259,7 @@ static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst
 	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* l2p1[l + 1] */
 	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1;
 
+#pragma GCC unroll 4
 	for (uint32_t i = 0; i < ppb; i++) {
 		uint32_t l = from[i];
 
