@@ -262,8 +262,8 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
-/* The page FTL takes prefetch hints (ssd_pftl_prefetch); the block FTL's map is small. */
-static const struct sim_device_ops ssd_page_ops = {
+/* The page FTL takes prefetch hints; the block FTL's map is small (ssd_create drops the op). */
+static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
 	.complete = ssd_complete,
@@ -271,15 +271,6 @@ static const struct sim_device_ops ssd_page_ops = {
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
 	.prefetch = ssd_pftl_prefetch,
-};
-
-static const struct sim_device_ops ssd_block_ops = {
-	.submit = ssd_submit,
-	.next_completion = ssd_next_completion,
-	.complete = ssd_complete,
-	.counters = ssd_counters,
-	.destroy = ssd_destroy,
-	.discard = ssd_trim,
 };
 
 static uint64_t ns(double v)
@@ -335,8 +326,10 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 		free(d);
 		return ret;
 	}
-	d->base = (struct sim_device){ c->ftl == SSD_FTL_PAGE ? &ssd_page_ops : &ssd_block_ops,
-				       c->capacity, 512 };
+	d->ops = ssd_ops;
+	if (c->ftl != SSD_FTL_PAGE)
+		d->ops.prefetch = NULL;		/* the engine then makes no hint call */
+	d->base = (struct sim_device){ &d->ops, c->capacity, 512 };
 	d->ftl = c->ftl;
 	d->merge = c->merge;
 	d->trim = c->trim;

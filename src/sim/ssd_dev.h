@@ -130,6 +130,7 @@ struct ssd_timing {
 
 struct ssd_dev {
 	struct sim_device base;
+	struct sim_device_ops ops;	/* base.ops: ssd.c's, without prefetch for the block FTL */
 	struct ssd_geometry g;
 	struct ssd_timing t;
 	unsigned ftl;
