@@ -49,11 +49,24 @@ sys.exit(1)
 PY
 }
 
+# default_signals CMD...: CMD with the signals this test sends at their default
+# action. A shell cannot undo a signal ignored when it started (a suite run as a
+# background job of a script starts with SIGINT and SIGQUIT ignored), and an
+# ignored signal stays ignored across exec; python3 resets them, then execs CMD.
+# Each step is an exec, so started with & the PID in $! is CMD's; only ever
+# start it with & (in the foreground it would replace this shell).
+default_signals() {
+	exec python3 -c 'import os, signal, sys
+for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGTERM"):
+    signal.signal(getattr(signal, name), signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+
 # stopped SIG PHASE SIZE: start a run, send SIG in PHASE (measure or layout)
 stopped() {
 	local sig=$1 phase=$2 size=$3 num status
 	num=$(kill -l "$sig")
-	"$IOMODEL" run --target "$f" --size "$size" --rw randread --runtime 60s \
+	default_signals "$IOMODEL" run --target "$f" --size "$size" --rw randread --runtime 60s \
 		>"$work/out" 2>"$work/err" &
 	PID=$!
 	if [ "$phase" = measure ]; then
