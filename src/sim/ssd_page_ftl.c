@@ -256,7 +256,7 @@ static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst
 {
 	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
 	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst, *out = to;
-	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* l2p1[l + 1] */
+	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* [l]: L2P[l - 1] */
 	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1;
 
 #pragma GCC unroll 4
@@ -524,10 +524,9 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
 	struct ssd_dev *d = (struct ssd_dev *)sd;
 	struct ssd_page_ftl *pf = &d->pf;
-
-	(void)length;
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
+	(void)length;
 	if (*old < d->g.user_pages) {
 		uint32_t m = ssd_map_get(&pf->l2p, *old);
 
