@@ -55,8 +55,7 @@ static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
 }
 
 /* inflight_push() with another command in service already. */
-static __attribute__((noinline)) int inflight_push_heap(struct ssd_dev *d, uint64_t done,
-							struct io_request *req)
+static int inflight_push_heap(struct ssd_dev *d, uint64_t done, struct io_request *req)
 {
 	int ret;
 
