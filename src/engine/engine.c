@@ -108,7 +108,8 @@ static bool may_issue(const struct engine *e)
 	return !e->stopping && (!e->measuring || e->issued_ios < e->issue_limit);
 }
 
-static int issue(struct engine *e, struct io_request *req, uint64_t now)
+static inline __attribute__((always_inline)) int issue(struct engine *e, struct io_request *req,
+							  uint64_t now)
 {
 	if (e->mixed)
 		req->op = rng_below(&e->mix, 100) < e->spec->read_pct ? IO_READ : IO_WRITE;
@@ -138,7 +139,8 @@ static void record_error(struct engine *e, const struct io_request *req)
 	err->result = req->result;
 }
 
-static void account(struct engine *e, const struct io_request *req)
+static inline __attribute__((always_inline)) void account(struct engine *e,
+							     const struct io_request *req)
 {
 	struct op_result *op = &e->r->op[req->op];
 	uint64_t done = req->complete_ns;
@@ -161,7 +163,8 @@ static void account(struct engine *e, const struct io_request *req)
 		e->last_complete_ns = done;
 }
 
-static void complete(struct engine *e, const struct io_request *req)
+static inline __attribute__((always_inline)) void complete(struct engine *e,
+							      const struct io_request *req)
 {
 	e->inflight--;
 	if (req->result != (int64_t)req->length)

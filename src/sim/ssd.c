@@ -38,6 +38,10 @@
  *      time and no random number is drawn.
  *   4. Requests outside the capacity, or of length 0, complete at `now` with
  *      result -EINVAL; submit() itself fails only for lack of memory.
+ *   5. A command in service is in `inflight` or, when it is the only one,
+ *      in `solo` (inflight empty then): at QD 1 the heap is never touched.
+ *      A detached drive (device.h detach) uses neither: its commands'
+ *      completion times are in `done`, the caller keeps the requests.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,14 +57,40 @@ static uint64_t xfer(const struct ssd_dev *d, uint64_t bytes)
 	return (bytes * d->t.bus_fs + 500000) / 1000000;
 }
 
+/* inflight_push() with another command in service already. */
+static int inflight_push_heap(struct ssd_dev *d, uint64_t done, struct io_request *req)
+{
+	int ret;
+
+	if (d->solo) {		/* the older of the two goes first: ties leave in order */
+		ret = req_heap_push(&d->inflight, d->solo_at, d->solo);
+		if (ret)
+			return ret;
+		d->solo = NULL;
+	}
+	return req_heap_push(&d->inflight, done, req);
+}
+
+/* Put a command in service until `done` (invariant 5). */
+static inline int inflight_push(struct ssd_dev *d, uint64_t done, struct io_request *req)
+{
+	if (!d->solo && !req_heap_count(&d->inflight)) {
+		d->solo = req;
+		d->solo_at = done;
+		return 0;
+	}
+	return inflight_push_heap(d, done, req);
+}
+
 /*
  * When fewer than `ncq` commands will be in service. Every command in
- * service is in `inflight` (with those done but not yet collected), so the
- * answer is 0 while it holds fewer than ncq, and otherwise the ncq-th
- * latest completion time among them. Costs nothing unless the host keeps
- * more than ncq commands outstanding. A detached drive keeps the times in
- * `done` instead, and forgets those done by `now` when they reach ncq: a
- * command done by then never moves the answer past `now`, so results stay.
+ * service is in `inflight` or `solo` (with those done but not yet
+ * collected), so the answer is 0 while they are fewer than ncq, and
+ * otherwise the ncq-th latest completion time among them. Costs nothing
+ * unless the host keeps more than ncq commands outstanding. A detached
+ * drive keeps the times in `done` instead, and forgets those done by `now`
+ * when they reach ncq: a command done by then never moves the answer past
+ * `now`, so results stay.
  */
 static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 {
@@ -74,6 +104,8 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 				d->done[count++] = d->done[i];
 		d->ndone = count;
 	}
+	if (d->solo)		/* never for a detached drive */
+		return d->ncq > 1 ? 0 : d->solo_at;
 	if (count < d->ncq)
 		return 0;
 	for (unsigned i = 0; i < count; i++) {
@@ -105,29 +137,36 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 	return top[0];
 }
 
+/* xfer() of `len` bytes and of its first page (xfer_page unless len is less). */
+static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_t *whole)
+{
+	*whole = xfer(d, len);
+	return len < d->g.page ? *whole : d->t.xfer_page;
+}
+
 static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64_t t0)
 {
-	uint64_t flash, bus, first = req->length < d->g.page ? req->length : d->g.page;
+	uint64_t flash, bus, whole, first = xfer_first(d, req->length, &whole);
 
 	if (d->ftl == SSD_FTL_BLOCK)
 		flash = ssd_bftl_read(d, req->offset, req->length, t0);
 	else
 		flash = ssd_pftl_read(d, req->offset, req->length, t0);
-	bus = ssd_max(d->bus_free, t0 + d->t.read) + xfer(d, req->length);
+	bus = ssd_max(d->bus_free, t0 + d->t.read) + whole;
 	d->bus_free = bus;
 	d->cnt.host_read_bytes += req->length;
-	return ssd_max(bus, flash + xfer(d, first));
+	return ssd_max(bus, flash + first);
 }
 
 static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t0,
 		     uint64_t *done)
 {
-	uint64_t first = req->length < d->g.page ? req->length : d->g.page;
+	uint64_t whole, first = xfer_first(d, req->length, &whole);
 	uint64_t start = ssd_max(d->bus_free, t0);
-	uint64_t at = start + xfer(d, first), flash = at;
+	uint64_t at = start + first, flash = at;
 	int ret;
 
-	d->bus_free = start + xfer(d, req->length);
+	d->bus_free = start + whole;
 	d->cnt.host_write_bytes += req->length;
 	if (d->ftl == SSD_FTL_BLOCK)
 		ret = ssd_bftl_write(d, req->offset, req->length, at, &flash);
@@ -144,7 +183,7 @@ static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t
  * ns and its data moves `lat` ns after it entered (both spread by one draw,
  * so busy = lat, the default, is the one-at-a-time controller). Returns t0.
  */
-static uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
+static inline uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
 {
 	if (d->t.spread_q32) {
 		uint64_t spread = ssd_spread(d, lat);
@@ -166,7 +205,7 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	    req->length > sd->capacity - req->offset) {
 		req->result = -EINVAL;
 		req->complete_ns = now;
-		return d->detached ? 0 : req_heap_push(&d->inflight, now, req);
+		return d->detached ? 0 : inflight_push(d, now, req);
 	}
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d, now));
 	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
@@ -184,7 +223,7 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 	req->result = ret ? ret : (int64_t)req->length;
 	req->complete_ns = done;	/* for a detached drive; complete() sets it again */
 	if (!d->detached)
-		return req_heap_push(&d->inflight, done, req);
+		return inflight_push(d, done, req);
 	if (d->ndone == d->done_alloc &&
 	    array_grow((void **)&d->done, &d->done_alloc, d->ndone + 1, sizeof(*d->done), UINT32_MAX))
 		return -ENOMEM;
@@ -194,7 +233,9 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 
 static uint64_t ssd_next_completion(struct sim_device *sd)
 {
-	return req_heap_min(&((struct ssd_dev *)sd)->inflight);
+	const struct ssd_dev *d = (const struct ssd_dev *)sd;
+
+	return d->solo ? d->solo_at : req_heap_min(&d->inflight);
 }
 
 static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_request **out,
@@ -203,6 +244,14 @@ static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_requ
 	struct ssd_dev *d = (struct ssd_dev *)sd;
 	unsigned n = 0;
 
+	if (d->solo) {
+		if (!max || d->solo_at > now)
+			return 0;
+		d->solo->complete_ns = d->solo_at;
+		out[0] = d->solo;
+		d->solo = NULL;
+		return 1;
+	}
 	while (n < max && req_heap_min(&d->inflight) <= now) {
 		uint64_t when = req_heap_min(&d->inflight);
 		struct io_request *req = req_heap_pop(&d->inflight);
@@ -233,16 +282,6 @@ static void ssd_destroy(struct sim_device *sd)
 	free(d);
 }
 
-/* The page FTL's hint (ssd_pftl_prefetch); the block FTL's map is small. */
-static void ssd_prefetch(struct sim_device *sd, uint64_t offset, uint32_t length)
-{
-	struct ssd_dev *d = (struct ssd_dev *)sd;
-
-	(void)length;
-	if (d->ftl == SSD_FTL_PAGE)
-		ssd_pftl_prefetch(d, offset);
-}
-
 /*
  * device.h detach(): a valid request completes at least its command latency
  * after submission (invariant 2), which time_spread (at most 0.9) leaves at
@@ -260,6 +299,7 @@ static int ssd_detach(struct sim_device *sd, bool check_only)
 	return 0;
 }
 
+/* The page FTL takes prefetch hints; the block FTL's map is small (ssd_create drops the op). */
 static const struct sim_device_ops ssd_ops = {
 	.submit = ssd_submit,
 	.next_completion = ssd_next_completion,
@@ -267,7 +307,7 @@ static const struct sim_device_ops ssd_ops = {
 	.counters = ssd_counters,
 	.destroy = ssd_destroy,
 	.discard = ssd_trim,
-	.prefetch = ssd_prefetch,
+	.prefetch = ssd_pftl_prefetch,
 	.detach = ssd_detach,
 };
 
@@ -286,6 +326,7 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.prog = ns(c->program_us * 1e3);
 	d->t.erase = ns(c->erase_ms * 1e6);
 	d->t.bus_fs = ns(1e15 / (c->bus_mib_s * MIB));
+	d->t.xfer_page = xfer(d, d->g.page);
 	d->t.spread_q32 = (uint64_t)llround(c->time_spread * 4294967296.0);
 	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
 			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
@@ -323,7 +364,10 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 		free(d);
 		return ret;
 	}
-	d->base = (struct sim_device){ &ssd_ops, c->capacity, 512 };
+	d->ops = ssd_ops;
+	if (c->ftl != SSD_FTL_PAGE)
+		d->ops.prefetch = NULL;		/* the engine then makes no hint call */
+	d->base = (struct sim_device){ &d->ops, c->capacity, 512 };
 	d->ftl = c->ftl;
 	d->merge = c->merge;
 	d->trim = c->trim;

@@ -39,23 +39,26 @@ struct ssd_map {
 
 static inline uint32_t ssd_map_get(const struct ssd_map *m, uint64_t i)
 {
-	uint64_t bit = i * m->bits, word;
+	uint64_t bit, word;
 
-	if (m->bits == 32)
+	if (__builtin_expect(m->bits == 32, 1))
 		return ((const uint32_t *)(const void *)m->bytes)[i];
+	bit = i * m->bits;
 	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
 	return (uint32_t)((word >> (bit & 7)) & m->mask);
 }
 
 static inline void ssd_map_set(struct ssd_map *m, uint64_t i, uint32_t v)
 {
-	uint64_t bit = i * m->bits, word;
-	unsigned shift = bit & 7;
+	uint64_t bit, word;
+	unsigned shift;
 
-	if (m->bits == 32) {
+	if (__builtin_expect(m->bits == 32, 1)) {
 		((uint32_t *)(void *)m->bytes)[i] = v;
 		return;
 	}
+	bit = i * m->bits;
+	shift = bit & 7;
 	memcpy(&word, m->bytes + (bit >> 3), sizeof(word));
 	word = (word & ~(m->mask << shift)) | ((uint64_t)v << shift);
 	memcpy(m->bytes + (bit >> 3), &word, sizeof(word));
@@ -118,6 +121,7 @@ struct ssd_timing {
 	uint64_t wcmd;				/* write command latency */
 	uint64_t busy, wbusy;			/* controller occupancy: read, write */
 	uint64_t bus_fs;			/* femtoseconds per byte on the bus */
+	uint64_t xfer_page;			/* ns: one page over the bus */
 	uint64_t drain;				/* write cache: flash time it hides */
 	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
 	uint64_t stall_below;			/* stall when a 64-bit draw is below this */
@@ -126,6 +130,7 @@ struct ssd_timing {
 
 struct ssd_dev {
 	struct sim_device base;
+	struct sim_device_ops ops;	/* base.ops: ssd.c's, without prefetch for the block FTL */
 	struct ssd_geometry g;
 	struct ssd_timing t;
 	unsigned ftl;
@@ -141,7 +146,9 @@ struct ssd_dev {
 	uint64_t next_read, next_write;	/* where the last read, write ended */
 	unsigned ncq;			/* commands in service at once */
 	uint64_t *top;			/* ncq entries of scratch for ncq_free_at() */
-	struct req_heap inflight;	/* holds every command in service */
+	struct req_heap inflight;	/* holds every command in service but `solo` */
+	struct io_request *solo;	/* the only one in service (inflight empty), or NULL */
+	uint64_t solo_at;		/* when it completes */
 	struct sim_counters cnt;
 	struct ssd_page_ftl pf;
 	struct ssd_block_ftl bf;
@@ -216,7 +223,7 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
-void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off);
+void ssd_pftl_prefetch(struct sim_device *d, uint64_t off, uint32_t length);	/* device.h's op */
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */

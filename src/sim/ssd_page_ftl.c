@@ -186,12 +186,14 @@ static inline __attribute__((always_inline)) void
 prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
 {
 	const uint32_t *p2l = (const uint32_t *)(const void *)pf->p2l.bytes + p;
-	const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
 
 	if (pf->p2l.bits == 32) {	/* plain maps: the common case, kept tight */
+		uintptr_t l2p1 = (uintptr_t)pf->l2p.bytes - sizeof(uint32_t);
+
+		/* no test for an entry 0: loading the address before the map is harmless */
+#pragma GCC unroll 4
 		for (uint32_t i = 0; i < count; i++)
-			if (p2l[i])
-				__builtin_prefetch(&l2p[p2l[i] - 1], 1);
+			__builtin_prefetch((const void *)(l2p1 + (uintptr_t)p2l[i] * sizeof(uint32_t)), 1);
 		return;
 	}
 	for (uint64_t q = p; q < p + count; q++) {
@@ -253,19 +255,20 @@ static void gc_prefetch(struct ssd_dev *d, unsigned c)
 static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
 {
 	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
-	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst;
-	uint32_t *l2p = (uint32_t *)(void *)pf->l2p.bytes;
-	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1, n = 0;
+	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst, *out = to;
+	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* [l]: L2P[l - 1] */
+	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1;
 
+#pragma GCC unroll 4
 	for (uint32_t i = 0; i < ppb; i++) {
 		uint32_t l = from[i];
 
-		if (!l || l2p[l - 1] != here + i)
+		if (!l || l2p1[l] != here + i)
 			continue;	/* stale: invariant 2 */
-		to[n] = l;
-		l2p[l - 1] = there + n++;
+		*out++ = l;
+		l2p1[l] = there++;
 	}
-	return n;
+	return (uint32_t)(out - to);
 }
 
 /*
@@ -352,37 +355,53 @@ static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
 }
 
 /*
- * The first channel from `from` to `to` (exclusive) whose work ends before
- * *best_at, updating *best and *best_at; true once *best_at <= at (found an
- * idle one: stop looking). Branch-free choice: which channel is free sooner
- * is a coin toss the branch predictor loses.
+ * The channel of [from, to) whose work ends first, if before *best_at
+ * (the first among equals), updating *best and *best_at. Branch-free
+ * choice: which channel is free sooner is a coin toss the branch predictor
+ * loses; no test for an idle channel inside, which would cost every step.
  */
-static inline bool soonest_free(const struct ssd_chan *ch, unsigned from, unsigned to,
-				uint64_t at, unsigned *best, uint64_t *best_at)
+static inline void soonest_free(const struct ssd_chan *ch, unsigned from, unsigned to,
+				unsigned *best, uint64_t *best_at)
 {
+	unsigned b = *best;
+	uint64_t b_at = *best_at;
+
 	for (unsigned k = from; k < to; k++) {
 		uint64_t f = ch[k].free_at;
-		bool sooner = f < *best_at;
+		bool sooner = f < b_at;
 
-		*best = sooner ? k : *best;
-		*best_at = sooner ? f : *best_at;
-		if (*best_at <= at)
-			return true;
+		b = sooner ? k : b;
+		b_at = sooner ? f : b_at;
 	}
-	return false;
+	*best = b;
+	*best_at = b_at;
+}
+
+/* The first channel after c, in round-robin order, idle at `at` (one is). */
+static unsigned first_idle(const struct ssd_chan *ch, unsigned n, unsigned c, uint64_t at)
+{
+	for (unsigned k = c + 1 < n ? c + 1 : 0;; k = k + 1 < n ? k + 1 : 0)
+		if (ch[k].free_at <= at)
+			return k;
 }
 
 /*
  * Invariant 7: the round-robin channel if idle at `at`, else the soonest
- * free, the first in round-robin order among equals (or the first idle one).
+ * free, the first in round-robin order among equals (or the first idle one:
+ * looked for again only when the soonest free is idle, as the round-robin
+ * channel mostly is then).
  */
 static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
 {
 	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
 	uint64_t best_at = d->chan[c].free_at;
 
-	if (best_at > at && !soonest_free(d->chan, c + 1, n, at, &best, &best_at))
-		soonest_free(d->chan, 0, c, at, &best, &best_at);
+	if (best_at > at) {
+		soonest_free(d->chan, c + 1, n, &best, &best_at);
+		soonest_free(d->chan, 0, c, &best, &best_at);
+		if (best_at <= at)
+			best = first_idle(d->chan, n, c, at);
+	}
 	d->pf.rr = best + 1 < n ? best + 1 : 0;
 	return best;
 }
@@ -442,7 +461,9 @@ static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial
 	return 0;
 }
 
-int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
+/* ssd_pftl_write() of any range: pages partly covered are read first. */
+static __attribute__((noinline)) int write_pages(struct ssd_dev *d, uint64_t off, uint32_t len,
+						 uint64_t at, uint64_t *done)
 {
 	uint64_t page = d->g.page, first = page_of(&d->pf, off, page);
 	uint64_t last = page_of(&d->pf, off + len - 1, page), end = at;
@@ -453,6 +474,16 @@ int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, u
 		ret = write_page(d, lpn, at, (lpn == first && head) || (lpn == last && tail), &end);
 	*done = end;
 	return ret;
+}
+
+int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
+{
+	uint64_t first = page_of(&d->pf, off, d->g.page);
+
+	if (len != d->g.page || off != first * d->g.page)
+		return write_pages(d, off, len, at, done);
+	*done = at;		/* one whole page, the common case: write_page() only */
+	return write_page(d, first, at, false, done);
 }
 
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
@@ -489,11 +520,13 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
  * the second load too has a few IOs' time to land (one IO's was too short
  * under load: the entry was still on its way).
  */
-void ssd_pftl_prefetch(struct ssd_dev *d, uint64_t off)
+void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
+	struct ssd_dev *d = (struct ssd_dev *)sd;
 	struct ssd_page_ftl *pf = &d->pf;
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
+	(void)length;
 	if (*old < d->g.user_pages) {
 		uint32_t m = ssd_map_get(&pf->l2p, *old);
 

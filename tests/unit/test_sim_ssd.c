@@ -3,7 +3,8 @@
  * seeds' way against the seeds' figures, the block FTL's 0/1/2 merge
  * penalties, page-FTL write amplification against greedy-GC theory, the
  * fresh/used/trimmed shape, TRIM, determinism, queue-depth gain, check()
- * refusals; the memory of a 512 GiB drive. Its speed is measured by
+ * refusals, the order of completions in and out of the in-flight heap; the
+ * memory of a 512 GiB drive. Its speed is measured by
  * bench/sim-speed.sh, not here.
  *
  * A small closed-loop driver stands in for the engine: it keeps `qd`
@@ -709,6 +710,50 @@ static void refusals(struct check_state *st)
 	}
 }
 
+/*
+ * Commands in service: one alone sits beside the in-flight heap (solo), a
+ * second moves it in; completions leave in time order, ties in submission
+ * order, either way. Invalid requests complete at their submission time,
+ * so the times are the test's own. Only the page FTL takes prefetch hints.
+ */
+static void in_service(struct check_state *st)
+{
+	static const uint64_t at[] = { 100, 50, 50, 100, 70 };	/* submission times */
+	static const unsigned want[] = { 1, 2, 4, 0, 3 };	/* completion order */
+	struct io_request req[5], *out[5];
+	unsigned got = 0, n;
+	struct drive dr;
+
+	if (open_drive(&dr, NULL, "capacity=1g,ftl=block", 1))
+		return;
+	CHECK(st, !dr.dev->ops->prefetch, "block FTL: no prefetch op");
+	close_drive(&dr);
+	if (open_drive(&dr, NULL, "capacity=1g", 1))
+		return;
+	CHECK(st, dr.dev->ops->prefetch != NULL, "page FTL: a prefetch op");
+	memset(req, 0, sizeof(req));
+	CHECK(st, !dr.dev->ops->submit(dr.dev, &req[0], at[0]) &&
+		  dr.dev->ops->next_completion(dr.dev) == 100, "one in service");
+	n = dr.dev->ops->complete(dr.dev, 99, out, 5);
+	CHECK(st, n == 0, "not done before its time");
+	for (unsigned i = 1; i < 5; i++)
+		dr.dev->ops->submit(dr.dev, &req[i], at[i]);
+	CHECK(st, dr.dev->ops->next_completion(dr.dev) == 50, "earliest of five first");
+	while (got < 5 && (n = dr.dev->ops->complete(dr.dev, 1000, out + got, 1)) == 1)
+		got++;
+	CHECK(st, got == 5, "all five complete");
+	for (unsigned i = 0; i < got; i++)
+		CHECK(st, out[i] == &req[want[i]] && out[i]->result == -EINVAL &&
+			  out[i]->complete_ns == at[want[i]],
+		      "completion %u: request %u at %llu", i, want[i],
+		      (unsigned long long)at[want[i]]);
+	CHECK(st, dr.dev->ops->next_completion(dr.dev) == UINT64_MAX, "none left");
+	CHECK(st, !dr.dev->ops->submit(dr.dev, &req[0], 5) &&
+		  dr.dev->ops->complete(dr.dev, 5, out, 5) == 1 && out[0] == &req[0],
+	      "alone again after the heap emptied");
+	close_drive(&dr);
+}
+
 /* The memory a 512 GiB page-FTL drive takes; its speed is measured by bench/sim-speed.sh. */
 static void memory(struct check_state *st)
 {
@@ -740,6 +785,7 @@ int main(void)
 	front_end(&st);
 	qd_gain(&st);
 	refusals(&st);
+	in_service(&st);
 	memory(&st);
 	return check_exit(&st, "test_sim_ssd");
 }
