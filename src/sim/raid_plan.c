@@ -29,9 +29,17 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 {
 	unsigned *last = &a->last_idx[list * a->n + m];
 
-	if (*last != UINT32_MAX && l->e[*last].off + l->e[*last].len == off) {
-		l->e[*last].len += len;
-		return 0;
+	if (*last != UINT32_MAX) {
+		struct extent *e = &l->e[*last];
+		uint64_t lo = e->off < off ? e->off : off;
+		uint64_t hi = e->off + e->len > off + len ? e->off + e->len : off + len;
+
+		/* contiguous, or (degraded reads) overlapping: one member request */
+		if (off <= e->off + e->len && off + len > e->off && hi - lo <= UINT32_MAX) {
+			e->off = lo;
+			e->len = hi - lo;
+			return 0;
+		}
 	}
 	if (l->len == l->alloc) {
 		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
@@ -88,8 +96,9 @@ static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t
 		}
 		return extent_add(a, &op->list[0], 0, m, moff, len);
 	}
-	for (unsigned k = 0; k < a->n && got < a->data && !ret; k++) {
-		unsigned o = (m + 1 + k) % a->n;
+	/* the row's other data chunks first (the host may read them anyway), then P, then Q */
+	for (unsigned j = 0; j < a->n && got < a->data && !ret; j++) {
+		unsigned o = j < a->data ? data_member(a, row, j) : parity_member(a, row, j - a->data);
 
 		if (o != m && !failed(a, o)) {
 			ret = extent_add(a, &op->list[0], 0, o, moff, len);

@@ -187,6 +187,75 @@ static void degraded(void)
 	}
 }
 
+/* Sequential 16 MiB reads of `spec`, healthy and with `failed` members. */
+static void degraded_stream(const char *spec, unsigned n, unsigned data, unsigned failed)
+{
+	struct workload w = { IO_READ, false, 16 << 20, 8, 0, 1 };
+	char text[128];
+	struct result ok = run(spec, &w), r;
+	double share = 8.0 * (16 << 20) / data;	/* each member's chunks of the rows read */
+
+	snprintf(text, sizeof(text), "%s,failed=%u", spec, failed);
+	r = run(text, &w);
+	for (unsigned m = 0; m < n; m++) {
+		double got = (double)r.member[m].host_read_bytes;
+
+		if (m < failed) {
+			CHECK(&st, got == 0, "%s: failed member %u read", text, m);
+			continue;
+		}
+		/* every chunk of each row once (RAID 6: Q when P is not enough; a few chunks again
+		 * where one IO ends mid-row) */
+		CHECK(&st, got >= 0.97 * share && got <= 1.02 * share,
+		      "%s: member %u read %.0f bytes for %.0f", text, m, got, share);
+		CHECK(&st, r.member[m].seeks <= 2, "%s: member %u made %llu seeks", text, m,
+		      (unsigned long long)r.member[m].seeks);
+	}
+	/* the survivors stream the whole row as the healthy array streams through parity */
+	CHECK(&st, r.iops >= 0.95 * ok.iops && r.iops >= (double)(n - 1) / n * ok.iops,
+	      "%s: %.2f IO/s, healthy %.2f", text, r.iops, ok.iops);
+}
+
+/*
+ * A degraded read reads each surviving chunk of a row once, the direct
+ * reads and those for reconstruction merged; reconstruction reads the row's
+ * data chunks, then P, then Q, as many as the row has data chunks.
+ */
+static void degraded_rows(void)
+{
+	struct workload w = { IO_READ, false, 3 * 65536, 1, 0, 1 };
+	struct result r = run("raid5,disks=4,member=wd6400aaks,failed=1", &w);
+
+	/* row 0: data on members 0 (failed), 1, 2; P on member 3 */
+	for (unsigned m = 1; m < 4; m++)
+		CHECK(&st, r.member[m].host_read_bytes == 65536, "row 0: member %u read %llu", m,
+		      (unsigned long long)r.member[m].host_read_bytes);
+	/* RAID 6 of 6, row 1: P on member 4, Q on 5, data 0..3 on members 0..3 */
+	w.bs = 4096;
+	w.offset = 4 * 65536;
+	for (unsigned f = 1; f <= 2; f++) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "raid6,disks=6,member=wd6400aaks,failed=%u", f);
+		r = run(text, &w);
+		for (unsigned m = f; m < 6; m++) {
+			uint64_t want = m == 5 && f == 1 ? 0 : 4096;	/* Q only when P is not enough */
+
+			CHECK(&st, r.member[m].host_read_bytes == want, "%s: member %u read %llu",
+			      text, m, (unsigned long long)r.member[m].host_read_bytes);
+		}
+	}
+	w.offset = 65536;		/* row 0, data 1: member 2, there */
+	r = run("raid6,disks=6,member=wd6400aaks,failed=2", &w);
+	for (unsigned m = 0; m < 6; m++)
+		CHECK(&st, r.member[m].host_read_bytes == (m == 2 ? 4096 : 0u),
+		      "a surviving chunk: one read (member %u read %llu)", m,
+		      (unsigned long long)r.member[m].host_read_bytes);
+	degraded_stream("raid5,disks=4,member=wd6400aaks", 4, 3, 1);
+	degraded_stream("raid6,disks=6,member=wd6400aaks", 6, 4, 1);
+	degraded_stream("raid6,disks=6,member=wd6400aaks", 6, 4, 2);
+}
+
 static void ich9r_findings(void)
 {
 	struct workload seq = { IO_READ, false, 1 << 20, 400, 0, 1 };
@@ -344,6 +413,7 @@ int main(void)
 	member_names();
 	layout_rmw();
 	degraded();
+	degraded_rows();
 	ich9r_findings();
 	mirror_reads();
 	cache_data();
