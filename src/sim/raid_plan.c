@@ -4,9 +4,11 @@
  * lists of member extents, reads then writes, each merged per member where
  * contiguous: a host read reads its chunks (a RAID 1/10 read goes to the
  * mirror whose last request ended nearest, the controller's idea of where
- * its head is; a read of a failed member reads the rest of the row to
- * reconstruct it); a parity write writes its data and the row's parity,
- * and for each row it covers only partly reads first, either the old data
+ * its head is; a read of a failed member's chunk reads the same bytes of
+ * as many other chunks of the row as it has data chunks, its data chunks
+ * first, then P, then Q, to rebuild it); a parity write writes its data
+ * and the row's parity, and for each row it covers only partly reads
+ * first, either the old data
  * and parity (read-modify-write) or the row's other data chunks
  * (reconstruct-write), whichever reads fewer chunks that are still there.
  * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
@@ -14,6 +16,28 @@
  * failed), get the same lists straight away (plan_one_chunk,
  * small_parity_write), without the general planner's loops. No member
  * request goes to a failed member (raid.c invariant 5).
+ *
+ * Degraded reads, as Linux md does them since 4.1: with a member missing,
+ * md sends no read around its stripe cache (commit 9ffc8f7cb964, "don't
+ * do chunk aligned read on degraded array", which removed this very
+ * double read of a sequential stream), so a row's pages are each read
+ * once into the stripe, whether the host wants them or the rebuild needs
+ * them, and the block layer merges the stripes' reads of one member into
+ * large requests. The ICH9R's driver is not documented; it is taken to do
+ * the same. Here a member's extents that overlap or touch are one request
+ * (extent_add merges each with the member's last one), so a sequential
+ * degraded read streams
+ * on every survivor as a healthy one streams through its parity chunks:
+ * each survivor reads its chunk of every row once, host bytes / (n - 1)
+ * for RAID 5, at about the healthy rate. Not modelled: the stripe cache
+ * across operations (a row that one host read ends in and the next
+ * starts in is read again by the members, where their own caches mostly
+ * catch it), and the parity arithmetic's CPU time.
+ *
+ * Invariants: 1. a plan with no member failed never has two extents of a
+ * member overlap, so it merges only where contiguous, as before degraded
+ * reads were merged (checked in extent_add). 2. Each extent is at most
+ * UINT32_MAX bytes, a member request's length (checked in raid.c).
  */
 #include "sim/raid_array.h"
 
@@ -34,6 +58,7 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 		uint64_t lo = e->off < off ? e->off : off;
 		uint64_t hi = e->off + e->len > off + len ? e->off + e->len : off + len;
 
+		BUG_ON(!a->cfg.failed && off < e->off + e->len && off + len > e->off);
 		/* contiguous, or (degraded reads) overlapping: one member request */
 		if (off <= e->off + e->len && off + len > e->off && hi - lo <= UINT32_MAX) {
 			e->off = lo;
