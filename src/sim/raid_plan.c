@@ -34,6 +34,9 @@
  * starts in is read again by the members, where their own caches mostly
  * catch it), and the parity arithmetic's CPU time.
  *
+ * A TRIM of the array (raid_discard, raid_array.h) maps to the members
+ * with the same layout and takes no simulated time.
+ *
  * Invariants: 1. a plan with no member failed never has two extents of a
  * member overlap, so it merges only where contiguous, as before degraded
  * reads were merged (checked in extent_add). 2. Each extent is at most
@@ -348,4 +351,65 @@ int raid_plan_op(struct raid_array *a, struct array_op *op)
 		return ret;
 	}
 	return for_each_piece(a, op, plain_piece);
+}
+
+/* TRIM of [off, +len) of member m, unless it has failed. */
+static int trim_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
+{
+	struct sim_device *d = a->member[m];
+
+	if (failed(a, m) || !len)
+		return 0;
+	return d->ops->discard ? d->ops->discard(d, off, len) : -EOPNOTSUPP;
+}
+
+/* RAID 0 and 10: the chunks of [off, end), each on its member (both mirrors). */
+static int trim_pieces(struct raid_array *a, uint64_t off, uint64_t end)
+{
+	unsigned across = a->layout.level == RAID_10 ? a->n / 2 : a->n;
+	int ret = 0;
+
+	while (off < end && !ret) {
+		uint64_t chunk = off / a->cfg.stripe, in = off % a->cfg.stripe;
+		uint64_t len = a->cfg.stripe - in < end - off ? a->cfg.stripe - in : end - off;
+		uint64_t moff = chunk / across * a->cfg.stripe + in;
+		unsigned m = (unsigned)(chunk % across);
+
+		if (a->layout.level == RAID_10) {
+			ret = trim_member(a, 2 * m, moff, len);
+			if (!ret)
+				ret = trim_member(a, 2 * m + 1, moff, len);
+		} else {
+			ret = trim_member(a, m, moff, len);
+		}
+		off += len;
+	}
+	return ret;
+}
+
+int raid_discard(struct sim_device *d, uint64_t off, uint64_t len)
+{
+	struct raid_array *a = (struct raid_array *)d;
+	unsigned across = a->parity ? a->data : a->layout.level == RAID_10 ? a->n / 2 : a->n;
+	uint64_t rowb = (uint64_t)across * a->cfg.stripe, end = off + len, r0, r1;
+	int ret = 0;
+
+	if (off > d->capacity || len > d->capacity - off)
+		return -EINVAL;
+	if (a->kept)
+		return -EOPNOTSUPP;
+	if (a->layout.level == RAID_1) {
+		for (unsigned m = 0; m < a->n && !ret; m++)
+			ret = trim_member(a, m, off, len);
+		return ret;
+	}
+	r0 = (off + rowb - 1) / rowb;	/* the whole rows: r0 .. r1 - 1 */
+	r1 = end / rowb;
+	if (r0 >= r1)
+		return a->parity ? 0 : trim_pieces(a, off, end);
+	if (!a->parity)
+		ret = trim_pieces(a, off, r0 * rowb);
+	for (unsigned m = 0; m < a->n && !ret; m++)
+		ret = trim_member(a, m, r0 * a->cfg.stripe, (r1 - r0) * a->cfg.stripe);
+	return ret || a->parity ? ret : trim_pieces(a, r1 * rowb, end);
 }
