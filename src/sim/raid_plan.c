@@ -8,9 +8,9 @@
  * as many other chunks of the row as it has data chunks, its data chunks
  * first, then P, then Q, to rebuild it); a parity write writes its data
  * and the row's parity, and for each row it covers only partly reads
- * first, either the old data
- * and parity (read-modify-write) or the row's other data chunks
- * (reconstruct-write), whichever reads fewer chunks that are still there.
+ * first, either the old data and parity (read-modify-write) or the row's
+ * other data chunks (reconstruct-write), whichever reads fewer chunks that
+ * are still there.
  * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
  * of a member that is there, a RAID 5/6 read-modify-write with no member
  * failed), get the same lists straight away (plan_one_chunk,
@@ -26,13 +26,13 @@
  * large requests. The ICH9R's driver is not documented; it is taken to do
  * the same. Here a member's extents that overlap or touch are one request
  * (extent_add merges each with the member's last one), so a sequential
- * degraded read streams
- * on every survivor as a healthy one streams through its parity chunks:
- * each survivor reads its chunk of every row once, host bytes / (n - 1)
- * for RAID 5, at about the healthy rate. Not modelled: the stripe cache
- * across operations (a row that one host read ends in and the next
- * starts in is read again by the members, where their own caches mostly
- * catch it), and the parity arithmetic's CPU time.
+ * degraded read streams on every survivor as a healthy one streams
+ * through its parity chunks: each survivor reads its chunk of every row
+ * once, host bytes / (n - 1) for RAID 5, at about the healthy rate. Not
+ * modelled: the stripe cache across operations (a row that one host read
+ * ends in and the next starts in is read again by the members; md would
+ * find it in the cache, or wait for the read in flight), and the parity
+ * arithmetic's CPU time.
  *
  * A TRIM of the array (raid_discard, raid_array.h) maps to the members
  * with the same layout and takes no simulated time.
