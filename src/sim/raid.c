@@ -644,6 +644,7 @@ static const struct sim_device_ops raid_ops = {
 	.member_counters = raid_member_counters,
 	.destroy = raid_destroy,
 	.prefetch = raid_prefetch,
+	.discard = raid_discard,
 };
 
 /*

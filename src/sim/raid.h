@@ -34,6 +34,8 @@ struct raid_sim_config {
 	unsigned member;		/* index into raid_member_names */
 	unsigned member_write_cache;	/* enum raid_member_cache */
 	uint64_t member_capacity;	/* bytes; 0: the member's own */
+	unsigned member_state;		/* SSD members' starting state: 0 the preset's, else
+					 * raid_member_state_names[i] passed as state= */
 	bool controller_cache;		/* write-back cache in the controller */
 	uint64_t cache_mib;
 	uint64_t destage_depth;		/* cached writes destaged at once */
@@ -62,6 +64,8 @@ static inline unsigned raid_sim_data_member(unsigned n, unsigned parity, uint64_
 
 /* Drives a member can be: presets of device.h and the bare models. */
 extern const char *const raid_member_names[];
+/* Values of the array's `state`: "preset", then the SSD's own states. */
+extern const char *const raid_member_state_names[];
 
 /* The layout of a configuration, for model/raid.h. */
 static inline struct raid_layout raid_sim_layout(const struct raid_sim_config *c)

@@ -155,4 +155,15 @@ static inline unsigned chunk_member(const struct raid_array *a, uint64_t chunk, 
  */
 int raid_plan_op(struct raid_array *a, struct array_op *op);
 
+/*
+ * TRIM [off, off + len) of the array (device.h discard, raid_plan.c): RAID
+ * 0, 1 and 10 pass it to every surviving member's chunks it covers; RAID 5
+ * and 6, as Linux md does, only the rows it covers whole, each member's
+ * chunks of them, data and parity (a trimmed data chunk reads as anything,
+ * so parity over part of a row would no longer rebuild it). 0, -EINVAL
+ * outside the array, -EOPNOTSUPP when the members take no TRIM or the
+ * array keeps data (verified runs), then nothing changed.
+ */
+int raid_discard(struct sim_device *d, uint64_t off, uint64_t len);
+
 #endif

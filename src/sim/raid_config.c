@@ -24,6 +24,7 @@ const char *const raid_member_names[] = {
 };
 
 static const char *const member_cache_names[] = { "preset", "on", "off", NULL };
+const char *const raid_member_state_names[] = { "preset", "fresh", "used", "trimmed", NULL };
 
 static const struct sim_param raid_params[] = {
 	{ "disks", PARAM_COUNT, F(disks), "", "members (RAID 0, 1: 2+; 10: even, 4+; 5: 3+; 6: 4+)",
@@ -36,6 +37,9 @@ static const struct sim_param raid_params[] = {
 	  "the members' own write cache: as the preset has it, on or off", 0, 0, member_cache_names },
 	{ "member_capacity", PARAM_BYTES, F(member_capacity), "bytes",
 	  "each member's capacity (0: the member's own)", 0, 1e18, NULL },
+	{ "state", PARAM_CHOICE, F(member_state), "",
+	  "SSD members' starting state: as the preset has it, fresh, used or trimmed", 0, 0,
+	  raid_member_state_names },
 	{ "controller_cache", PARAM_SWITCH, F(controller_cache), "",
 	  "write-back cache in the controller: a write completes once cached", 0, 0, NULL },
 	{ "cache_mib", PARAM_COUNT, F(cache_mib), "MiB",
@@ -104,6 +108,17 @@ static int raid_check(const void *config, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "bad_member %llu: expected a member that is there "
 				  "(%llu to %llu)", (unsigned long long)c->bad_member,
 				  (unsigned long long)c->failed, (unsigned long long)c->disks - 1);
+	if (c->member_state) {
+		char member[160];
+		struct sim_spec spec;
+		struct errmsg why;
+
+		raid_sim_member_spec(c, member, sizeof(member));
+		if (sim_spec_parse(&spec, member, &why))
+			return errmsg_set(err, -EINVAL, "state %s: member %s: %s",
+					  raid_member_state_names[c->member_state], member, why.text);
+		sim_spec_release(&spec);
+	}
 	if (c->failed > tolerance(c))
 		return errmsg_set(err, -EINVAL, "failed %llu: %s of %llu members survives %u failure%s",
 				  (unsigned long long)c->failed, raid_level_name(l.level),
@@ -113,13 +128,15 @@ static int raid_check(const void *config, struct errmsg *err)
 
 void raid_sim_member_spec(const struct raid_sim_config *c, char *buf, size_t len)
 {
-	char cap[48] = "";
+	char cap[48] = "", state[32] = "";
 
 	if (c->member_capacity)
 		snprintf(cap, sizeof(cap), ",capacity=%llu", (unsigned long long)c->member_capacity);
-	snprintf(buf, len, "%s%s%s", raid_member_names[c->member],
+	if (c->member_state)
+		snprintf(state, sizeof(state), ",state=%s", raid_member_state_names[c->member_state]);
+	snprintf(buf, len, "%s%s%s%s", raid_member_names[c->member],
 		 c->member_write_cache == MEMBER_CACHE_ON ? ",write_cache=on"
-		 : c->member_write_cache == MEMBER_CACHE_OFF ? ",write_cache=off" : "", cap);
+		 : c->member_write_cache == MEMBER_CACHE_OFF ? ",write_cache=off" : "", cap, state);
 }
 
 static void line(FILE *f, const char *key, const char *value, const char *meaning)

@@ -309,8 +309,7 @@ int measure_discard(struct measure_target *m, uint64_t offset, uint64_t length,
 					   : -EOPNOTSUPP;
 		if (ret == -EOPNOTSUPP)
 			return errmsg_set(err, ret, "'%s': the simulated drive takes no TRIM "
-					  "(an HDD, an array, whose controller passes no TRIM to its members, "
-					  "or trim=off)", path);
+					  "(an HDD, an array of HDDs, or trim=off)", path);
 		break;
 	case TARGET_BLOCK:
 		if (ioctl(m->t.fd, BLKDISCARD, range))

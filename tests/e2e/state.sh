@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # state.sh — `iomodel state` (fresh / used / after TRIM, each to SNIA PTS steady state)
 # and `run --steady-state`: the seed's SuperTalent shape on the simulated drive, the
-# discards on a real file and a loop device, and the refusals.
+# discards on a real file and a loop device, an array of SSDs, and the refusals.
 . "$(dirname "$0")/lib.sh"
 work=$(scratch_dir)
 loopdev=
@@ -36,6 +36,17 @@ ok "silent on stderr when not a terminal" [ ! -s "$work/err" ]
 "$IOMODEL" report "$work/gx.json" -o "$work/s.html" --png-dir "$work/png" 2>"$work/err"
 ok "report of a state run: the bars and the rounds charts" bash -c \
 	"ls '$work/png' | grep -q -- '-state.png' && ls '$work/png' | grep -q -- '-state-rounds.png' && grep -q 'after TRIM' '$work/s.html'"
+
+# --- an array of SSDs: the TRIM passed on to the members, state=used to each of them --------
+"$IOMODEL" state --target 'sim:raid5,disks=4,member=ssd,member_capacity=256m' --destroy-data --json \
+	>"$work/r5.json" 2>"$work/err"
+ok "state on sim:raid5 of SSDs runs" [ $? -eq 0 ]
+ok "RAID 5 of SSDs: used well below fresh, trimmed back near fresh" python3 - "$work/r5.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("raid5 of ssd: used/fresh %.3f, trimmed/fresh %.3f" % (d["used_over_fresh"], d["trimmed_over_fresh"]))
+assert d["used_over_fresh"] < 0.5 and d["trimmed_over_fresh"] > 0.9, d
+PY
 
 # --- a round limit that the rule cannot meet is reported, not extrapolated ---------------
 "$IOMODEL" run --target 'sim:supertalent-gx,state=used,capacity=4000m' --rw randwrite --ios 300 --steady-state \
@@ -82,8 +93,8 @@ refuse "no --destroy-data" "--destroy-data" state --target "$work/precious"
 ok "the file is untouched" [ "$(cat "$work/precious")" = keep ]
 refuse "null target" "no state" state --target null --destroy-data
 refuse "an HDD takes no TRIM" "takes no TRIM" state --target sim:wd6400aaks --destroy-data
-refuse "nor an array of SSDs that do (its controller passes none on)" "an array" \
-	state --target sim:raid0,disks=2,member=supertalent-gx --destroy-data
+refuse "nor an array of HDDs" "an array of HDDs" \
+	state --target sim:raid5,disks=3,member=wd6400aaks --destroy-data
 refuse "--max-rounds below a window" "--max-rounds" state --target sim:supertalent-gx --destroy-data --max-rounds 4
 refuse "--max-rounds without --steady-state" "goes with --steady-state" run --target null --max-rounds 9
 refuse "--bs not a multiple of 512" "--bs" state --target sim:supertalent-gx --destroy-data --bs 1000

@@ -6,9 +6,11 @@
  * one disk, RAID 5 small random writes slower than one disk without cache, a
  * controller cache hiding the partial-stripe penalty of small writes and no
  * longer mattering for huge ones, the disks' cache helping less; the data of
- * verified runs through the cache, destaging and degraded reads. Same
+ * verified runs through the cache, destaging and degraded reads; TRIM
+ * passed to the members (RAID 5/6: whole rows). Same
  * seed, same completion times.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,9 @@
 
 #include "check.h"
 #include "sim/raid.h"
+#include "sim/raid_array.h"
 #include "sim/spec.h"
+#include "sim/ssd.h"
 #include "util/rng.h"
 
 static struct check_state st;
@@ -187,6 +191,75 @@ static void degraded(void)
 	}
 }
 
+/* Sequential 16 MiB reads of `spec`, healthy and with `failed` members. */
+static void degraded_stream(const char *spec, unsigned n, unsigned data, unsigned failed)
+{
+	struct workload w = { IO_READ, false, 16 << 20, 8, 0, 1 };
+	char text[128];
+	struct result ok = run(spec, &w), r;
+	double share = 8.0 * (16 << 20) / data;	/* each member's chunks of the rows read */
+
+	snprintf(text, sizeof(text), "%s,failed=%u", spec, failed);
+	r = run(text, &w);
+	for (unsigned m = 0; m < n; m++) {
+		double got = (double)r.member[m].host_read_bytes;
+
+		if (m < failed) {
+			CHECK(&st, got == 0, "%s: failed member %u read", text, m);
+			continue;
+		}
+		/* every chunk of each row once (RAID 6: Q when P is not enough; a few chunks again
+		 * where one IO ends mid-row) */
+		CHECK(&st, got >= 0.97 * share && got <= 1.02 * share,
+		      "%s: member %u read %.0f bytes for %.0f", text, m, got, share);
+		CHECK(&st, r.member[m].seeks <= 2, "%s: member %u made %llu seeks", text, m,
+		      (unsigned long long)r.member[m].seeks);
+	}
+	/* the survivors stream the whole row as the healthy array streams through parity */
+	CHECK(&st, r.iops >= 0.95 * ok.iops && r.iops >= (double)(n - 1) / n * ok.iops,
+	      "%s: %.2f IO/s, healthy %.2f", text, r.iops, ok.iops);
+}
+
+/*
+ * A degraded read reads each surviving chunk of a row once, the direct
+ * reads and those for reconstruction merged; reconstruction reads the row's
+ * data chunks, then P, then Q, as many as the row has data chunks.
+ */
+static void degraded_rows(void)
+{
+	struct workload w = { IO_READ, false, 3 * 65536, 1, 0, 1 };
+	struct result r = run("raid5,disks=4,member=wd6400aaks,failed=1", &w);
+
+	/* row 0: data on members 0 (failed), 1, 2; P on member 3 */
+	for (unsigned m = 1; m < 4; m++)
+		CHECK(&st, r.member[m].host_read_bytes == 65536, "row 0: member %u read %llu", m,
+		      (unsigned long long)r.member[m].host_read_bytes);
+	/* RAID 6 of 6, row 1: P on member 4, Q on 5, data 0..3 on members 0..3 */
+	w.bs = 4096;
+	w.offset = 4 * 65536;
+	for (unsigned f = 1; f <= 2; f++) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "raid6,disks=6,member=wd6400aaks,failed=%u", f);
+		r = run(text, &w);
+		for (unsigned m = f; m < 6; m++) {
+			uint64_t want = m == 5 && f == 1 ? 0 : 4096;	/* Q only when P is not enough */
+
+			CHECK(&st, r.member[m].host_read_bytes == want, "%s: member %u read %llu",
+			      text, m, (unsigned long long)r.member[m].host_read_bytes);
+		}
+	}
+	w.offset = 65536;		/* row 0, data 1: member 2, there */
+	r = run("raid6,disks=6,member=wd6400aaks,failed=2", &w);
+	for (unsigned m = 0; m < 6; m++)
+		CHECK(&st, r.member[m].host_read_bytes == (m == 2 ? 4096 : 0u),
+		      "a surviving chunk: one read (member %u read %llu)", m,
+		      (unsigned long long)r.member[m].host_read_bytes);
+	degraded_stream("raid5,disks=4,member=wd6400aaks", 4, 3, 1);
+	degraded_stream("raid6,disks=6,member=wd6400aaks", 6, 4, 1);
+	degraded_stream("raid6,disks=6,member=wd6400aaks", 6, 4, 2);
+}
+
 static void ich9r_findings(void)
 {
 	struct workload seq = { IO_READ, false, 1 << 20, 400, 0, 1 };
@@ -311,6 +384,63 @@ static void cache_data(void)
 	d->ops->destroy(d);
 }
 
+/* Each member's valid pages (4 KiB pages of the bare "ssd") after discarding [off, +len). */
+static int trimmed(const char *spec, uint64_t off, uint64_t len, uint64_t *drop)
+{
+	struct sim_device *d = make(spec);
+	struct raid_array *a = (struct raid_array *)d;
+	uint64_t before[8];
+	int ret;
+
+	for (unsigned m = 0; m < a->n; m++)
+		before[m] = m < a->cfg.failed ? 0 : ssd_valid_count(a->member[m]);
+	ret = d->ops->discard(d, off, len);
+	for (unsigned m = 0; m < a->n; m++)
+		drop[m] = m < a->cfg.failed ? 0 : (before[m] - ssd_valid_count(a->member[m])) * 4096;
+	d->ops->destroy(d);
+	return ret;
+}
+
+/* A TRIM of the array reaches the members' chunks it covers (RAID 5/6: whole rows only). */
+static void trim(void)
+{
+	const uint64_t k64 = 65536;
+	uint64_t drop[8];
+	int ret;
+
+	ret = trimmed("raid5,disks=4,member=ssd,member_capacity=256m,state=used", 4096, 3 * k64, drop);
+	CHECK(&st, !ret && !drop[0] && !drop[1] && !drop[2] && !drop[3],
+	      "RAID 5: no whole row, nothing trimmed (%d; %llu %llu)", ret,
+	      (unsigned long long)drop[0], (unsigned long long)drop[1]);
+	ret = trimmed("raid5,disks=4,member=ssd,member_capacity=256m,state=used,failed=1", 4096,
+		      11 * 3 * k64, drop);
+	for (unsigned m = 1; m < 4; m++)	/* rows 1 .. 10: data and parity */
+		CHECK(&st, !ret && drop[m] == 10 * k64, "RAID 5 rows 1-10: member %u dropped %llu",
+		      m, (unsigned long long)drop[m]);
+	ret = trimmed("raid6,disks=6,member=ssd,member_capacity=256m,state=used", 0, 8 * k64, drop);
+	for (unsigned m = 0; m < 6; m++)
+		CHECK(&st, !ret && drop[m] == 2 * k64, "RAID 6 two rows: member %u dropped %llu", m,
+		      (unsigned long long)drop[m]);
+	ret = trimmed("raid0,disks=3,member=ssd,member_capacity=256m,state=used", k64 + 4096,
+		      2 * k64, drop);
+	CHECK(&st, !ret && drop[0] == 4096 && drop[1] == k64 - 4096 && drop[2] == k64,
+	      "RAID 0: each member's chunks (%llu %llu %llu)", (unsigned long long)drop[0],
+	      (unsigned long long)drop[1], (unsigned long long)drop[2]);
+	ret = trimmed("raid10,disks=4,member=ssd,member_capacity=256m,state=used", k64, 8192, drop);
+	CHECK(&st, !ret && !drop[0] && !drop[1] && drop[2] == 8192 && drop[3] == 8192,
+	      "RAID 10: chunk 1 on both mirrors of pair 1");
+	ret = trimmed("raid1,disks=2,member=ssd,member_capacity=256m,state=used,failed=1", 0, k64, drop);
+	CHECK(&st, !ret && drop[1] == k64, "RAID 1: the surviving mirror");
+	ret = trimmed("raid0,disks=2,member=ssd,member_capacity=256m", 256 << 20, 512 << 20, drop);
+	CHECK(&st, ret == -EINVAL, "past the end: %d", ret);
+	{
+		struct sim_device *d = make("raid5,disks=4,member=wd6400aaks");
+
+		CHECK(&st, d->ops->discard(d, 0, 3 * k64) == -EOPNOTSUPP, "HDD members take no TRIM");
+		d->ops->destroy(d);
+	}
+}
+
 static void determinism(void)
 {
 	struct workload w = { IO_WRITE, true, 16384, 300, 0, 8 };
@@ -325,7 +455,7 @@ static void refusals(void)
 {
 	static const char *const bad[] = {
 		"raid5,disks=2", "raid10,disks=5", "raid6,disks=3", "raid5,stripe=1000",
-		"raid0,failed=1", "raid5,failed=2", "raid5,member=floppy",
+		"raid0,failed=1", "raid5,failed=2", "raid5,member=floppy", "raid5,state=used",
 	};
 	struct sim_spec spec;
 	struct errmsg err;
@@ -344,9 +474,11 @@ int main(void)
 	member_names();
 	layout_rmw();
 	degraded();
+	degraded_rows();
 	ich9r_findings();
 	mirror_reads();
 	cache_data();
+	trim();
 	determinism();
 	refusals();
 	return check_exit(&st, "test_sim_raid");
