@@ -108,15 +108,21 @@ static int raid_check(const void *config, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "bad_member %llu: expected a member that is there "
 				  "(%llu to %llu)", (unsigned long long)c->bad_member,
 				  (unsigned long long)c->failed, (unsigned long long)c->disks - 1);
-	if (c->member_state) {
+	{	/* the members' own checks, named as the array's (member_capacity, state) */
 		char member[160];
 		struct sim_spec spec;
 		struct errmsg why;
 
 		raid_sim_member_spec(c, member, sizeof(member));
-		if (sim_spec_parse(&spec, member, &why))
-			return errmsg_set(err, -EINVAL, "state %s: member %s: %s",
-					  raid_member_state_names[c->member_state], member, why.text);
+		if (sim_spec_parse(&spec, member, &why)) {
+			if (c->member_state)
+				return errmsg_set(err, -EINVAL, "state %s: member %s: %s",
+						  raid_member_state_names[c->member_state], member,
+						  why.text);
+			return errmsg_set(err, -EINVAL, "member %s%s: %s", member,
+					  c->member_capacity ? " (capacity from member_capacity)" : "",
+					  why.text);
+		}
 		sim_spec_release(&spec);
 	}
 	if (c->failed > tolerance(c))

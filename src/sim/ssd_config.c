@@ -151,6 +151,12 @@ static int check_page_ftl(const struct ssd_config *c, struct ssd_geometry *g,
 	return check_page_spare(c, g, err);
 }
 
+/* The capacity to suggest: `capacity` rounded down to whole units, or one unit below one. */
+static uint64_t whole_units(uint64_t capacity, uint64_t unit)
+{
+	return capacity < unit ? unit : capacity / unit * unit;
+}
+
 static int check_capacity(const struct ssd_config *c, const struct ssd_geometry *g,
 			  uint64_t eb, struct errmsg *err)
 {
@@ -162,14 +168,14 @@ static int check_capacity(const struct ssd_config *c, const struct ssd_geometry 
 		return errmsg_set(err, -EINVAL,
 				  "capacity %s is not a multiple of the merge unit %s "
 				  "(erase_block_kib x channels): use capacity=%lluk", cap, unit,
-				  (unsigned long long)(c->capacity / g->unit * g->unit / 1024));
+				  (unsigned long long)(whole_units(c->capacity, g->unit) / 1024));
 	}
 	if (c->capacity % eb) {
 		format_size(unit, sizeof(unit), eb);
 		return errmsg_set(err, -EINVAL,
 				  "capacity %s is not a multiple of the erase block %s: use "
 				  "capacity=%lluk", cap, unit,
-				  (unsigned long long)(c->capacity / eb * eb / 1024));
+				  (unsigned long long)(whole_units(c->capacity, eb) / 1024));
 	}
 	return 0;
 }

@@ -57,6 +57,11 @@ expect_bad "--sim-memory" characterize --target sim:ssd,capacity=64g --sim-memor
 ok "a drive within --sim-memory runs" \
 	"$IOMODEL" run --target sim:ssd,capacity=1g --ios 10 --sim-memory 64m --json >/dev/null
 expect_bad "--sim-memory '0': must be positive" run --target sim:ocz-core --sim-memory 0
+# a capacity below one merge unit: the suggestion is one unit (it was capacity=0k),
+# and in an array the error says the member's capacity came from member_capacity
+expect_bad "use capacity=11520k" run --target sim:ocz-core,capacity=1m --ios 1
+expect_bad "member ocz-core,capacity=1048576 (capacity from member_capacity): .*use capacity=11520k" \
+	run --target sim:raid5,member=ocz-core,member_capacity=1m --ios 1
 # an array counts all its members (64 SSDs of 2 TB each were accepted: 3.4 GB, 37 s for 1 IO)
 expect_bad "needs about 252.26 GiB of memory, more than the limit .*--sim-memory" \
 	run --target sim:raid0,disks=64,member=ssd,member_capacity=2t --ios 1
