@@ -113,7 +113,8 @@ static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64
 		flash = ssd_bftl_read(d, req->offset, req->length, t0);
 	else
 		flash = ssd_pftl_read(d, req->offset, req->length, t0);
-	bus = ssd_max(d->bus_free, t0 + d->t.read) + xfer(d, req->length);
+	bus = ssd_max(d->bus_free, d->lockstep ? d->bf.first_ready : t0 + d->t.read) +
+	      xfer(d, req->length);
 	d->bus_free = bus;
 	d->cnt.host_read_bytes += req->length;
 	return ssd_max(bus, flash + xfer(d, first));
@@ -290,6 +291,9 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
 			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
 	d->t.stall = ns(c->stall_ms * 1e6);
+	d->t.merge_stall_below = c->merge_stall_rate >= 1 ? UINT64_MAX
+				 : (uint64_t)(c->merge_stall_rate * 18446744073709551616.0);
+	d->t.merge_stall = ns(c->merge_stall_ms * 1e6);
 	if (c->write_cache)
 		d->t.drain = ns((double)c->cache_kib * 1024.0 * (double)d->t.prog /
 				(double)(d->g.page * d->g.channels));
@@ -328,6 +332,7 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 	d->merge = c->merge;
 	d->trim = c->trim;
 	d->write_cache = c->write_cache;
+	d->lockstep = c->lockstep && c->ftl == SSD_FTL_BLOCK;
 	d->ncq = (unsigned)c->ncq;
 	set_timing(d, c);
 	rng_init(&d->jitter, seed ^ 0x551d5eedULL);
