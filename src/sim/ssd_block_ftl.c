@@ -29,9 +29,10 @@
  *   4. Each channel does its share of a unit in one booking; channels work in
  *      parallel, and on one channel units follow one another in request
  *      order. time_spread spreads each booking on its own draw, or, with
- *      lockstep=on, one draw per unit written (per read) times every
- *      channel's share alike, so a merge's time (the slowest channel's)
- *      keeps its nominal mean.
+ *      lockstep=on, one draw per unit written times every channel's share
+ *      alike, so a merge's time (the slowest channel's) keeps its nominal
+ *      mean; a read's draw times the first page on every channel, the pages
+ *      after it take their nominal time (their own spread averages out).
  *   5. With merge_stall_rate, a write that merges a mapped unit stalls with
  *      that chance: every channel of the unit is held merge_stall_ms longer
  *      (the JMF602's stutter). Whole-unit writes and reads never stall.
@@ -57,13 +58,15 @@ static uint64_t span(uint64_t pa, uint64_t pb, uint64_t c, uint64_t ch)
 	return (pb + ch - 1 - c) / ch - (pa + ch - 1 - c) / ch;
 }
 
+#define NOMINAL ((uint64_t)1 << 32)	/* lockstep scale of work whose spread averages out */
+
 /*
  * lockstep: one draw times the work of a unit (of a read) on every channel,
  * the scale x 2^32; 0 when each channel's booking draws its own (or none).
  */
 static uint64_t lockstep_scale(struct ssd_dev *d)
 {
-	return d->lockstep && d->t.spread_q32 ? ssd_spread(d, (uint64_t)1 << 32) : 0;
+	return d->lockstep && d->t.spread_q32 ? ssd_spread(d, NOMINAL) : 0;
 }
 
 /* dur x scale / 2^32 */
@@ -91,8 +94,8 @@ static uint64_t write_unit(struct ssd_dev *d, uint64_t u, uint64_t a, uint64_t b
 	const struct ssd_geometry *g = &d->g;
 	uint64_t pa = a / g->page, pb = (b + g->page - 1) / g->page;
 	uint64_t fa = (a + g->page - 1) / g->page, fb = b / g->page;
-	uint64_t end = at, scale = lockstep_scale(d), stall = 0;
 	bool partial = a || b != g->unit;
+	uint64_t end = at, scale = partial || !d->lockstep ? lockstep_scale(d) : NOMINAL, stall = 0;
 
 	if (!d->bf.mapped[u]) {
 		for (uint64_t c = 0; c < g->channels; c++) {
@@ -142,16 +145,17 @@ uint64_t ssd_bftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 {
 	const struct ssd_geometry *g = &d->g;
 	uint64_t pa = off / g->page, pb = (off + len + g->page - 1) / g->page, end = at;
-	uint64_t scale = lockstep_scale(d);
+	uint64_t scale = lockstep_scale(d), first = scale ? scaled(d->t.read, scale) : d->t.read;
 
 	if (d->lockstep)	/* the bus waits for the first pages as they are read */
-		d->bf.first_ready = at + (scale ? scaled(d->t.read, scale) : d->t.read);
-
+		d->bf.first_ready = at + first;
 	for (uint64_t c = 0; c < g->channels; c++) {
 		uint64_t n = span(pa, pb, c, g->channels);
 
-		if (n)
-			end = ssd_max(end, book(d, c, at, n * d->t.read, scale, 0));
+		if (n && d->lockstep)	/* the drawn first page, then pages whose spread averages out */
+			end = ssd_max(end, ssd_chan_book(d, (unsigned)c, at, (n - 1) * d->t.read + first));
+		else if (n)
+			end = ssd_max(end, ssd_chan_run(d, (unsigned)c, at, n * d->t.read));
 	}
 	d->cnt.media_read_bytes += (pb - pa) * g->page;
 	return end;

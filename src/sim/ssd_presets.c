@@ -36,14 +36,12 @@ const struct sim_preset sim_ssd_presets[] = {
 	{ "ocz-core", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62496000k,page_kib=4,erase_block_kib=2880,"
 	  "channels=4,read_us=125,program_us=212,erase_ms=1.5,bus_mib_s=270,cmd_us=303,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.2,lockstep=on,"
-	  "merge_stall_rate=0.001,merge_stall_ms=1500",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.15,lockstep=on",
 	  "OCZ Core 64 GB (JMF602, MLC): block FTL, 11.25 MiB merge unit, 246 ms writes" },
 	{ "ridata-s25", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62492672k,page_kib=4,erase_block_kib=2816,"
 	  "channels=4,read_us=128.1,program_us=221.1,erase_ms=1.5,bus_mib_s=270,cmd_us=327,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.2,lockstep=on,"
-	  "merge_stall_rate=0.001,merge_stall_ms=1500",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.15,lockstep=on",
 	  "RiDATA NSSD-S25-64 (JMF602, MLC): block FTL, 11 MiB merge unit, 247.5 ms writes" },
 	{ "intel-x25m-g2", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=152587.5m,page_kib=4,erase_block_kib=512,"
