@@ -13,7 +13,10 @@
  *   write penalty = cmd + one merge = unit/R + erase + unit*program/(ch*page),
  *   which fixes the merge unit (erase block x channels) near the seeds'
  *   C = penalty / (1/W + 1/R) = 11.3 MiB.
- * The JMF602 had no NCQ and no DRAM cache: ncq=1, write_cache=off.
+ * The JMF602 had no NCQ and no DRAM cache: ncq=1, write_cache=off. Its
+ * channels work in lockstep (lockstep=on): time_spread 0.15 draws once per
+ * merge unit and per read for all four, so merges spread and keep their mean
+ * (docs/presets.md, "Latency spread of each preset").
  *
  * The page-FTL drives: Intel X25-M G2 (10 channels, bus-limited reads,
  * ~100 MiB/s writes, small SRAM write buffer; a pipelined front end: its
