@@ -17,7 +17,8 @@
  *      work after the data moves. A continuing one holds it for its latency.
  *      Both times are spread by time_spread, with one draw.
  *   2. read: the FTL books the page reads on their channels from t0. The bus
- *      carries the data once the first page is read; the request is done
+ *      carries the data once the first page is read (nominally; with
+ *      lockstep, as the block FTL drew it); the request is done
  *      when the bus transfer is over and the last page, read, has crossed it.
  *      write: the bus carries the data from t0 (when free); flash work starts
  *      once the first page has arrived; done when both are over. With

@@ -85,7 +85,7 @@ struct ssd_config {
 	double stall_rate;		/* chance per command of a controller stall */
 	double stall_ms;		/* how long a stall holds the controller */
 	bool lockstep;			/* block FTL: one spread draw times every channel */
-	double merge_stall_rate;	/* block FTL: chance per mapped-unit write of a stall */
+	double merge_stall_rate;	/* block FTL: chance that a merge of a mapped unit stalls */
 	double merge_stall_ms;		/* how long such a stall holds the unit's channels */
 };
 

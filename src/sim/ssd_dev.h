@@ -123,7 +123,7 @@ struct ssd_timing {
 	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
 	uint64_t stall_below;			/* stall when a 64-bit draw is below this */
 	uint64_t stall;				/* ns */
-	uint64_t merge_stall_below;		/* block FTL: as stall_below, per mapped-unit write */
+	uint64_t merge_stall_below;		/* block FTL: as stall_below, per merge */
 	uint64_t merge_stall;			/* ns */
 };
 
