@@ -17,7 +17,8 @@
  *      work after the data moves. A continuing one holds it for its latency.
  *      Both times are spread by time_spread, with one draw.
  *   2. read: the FTL books the page reads on their channels from t0. The bus
- *      carries the data once the first page is read; the request is done
+ *      carries the data once the first page is read (nominally; with
+ *      lockstep, as the block FTL drew it); the request is done
  *      when the bus transfer is over and the last page, read, has crossed it.
  *      write: the bus carries the data from t0 (when free); flash work starts
  *      once the first page has arrived; done when both are over. With
@@ -152,7 +153,7 @@ static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64
 		flash = ssd_bftl_read(d, req->offset, req->length, t0);
 	else
 		flash = ssd_pftl_read(d, req->offset, req->length, t0);
-	bus = ssd_max(d->bus_free, t0 + d->t.read) + whole;
+	bus = ssd_max(d->bus_free, d->lockstep ? d->bf.first_ready : t0 + d->t.read) + whole;
 	d->bus_free = bus;
 	d->cnt.host_read_bytes += req->length;
 	return ssd_max(bus, flash + first);
@@ -331,6 +332,9 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
 			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
 	d->t.stall = ns(c->stall_ms * 1e6);
+	d->t.merge_stall_below = c->merge_stall_rate >= 1 ? UINT64_MAX
+				 : (uint64_t)(c->merge_stall_rate * 18446744073709551616.0);
+	d->t.merge_stall = ns(c->merge_stall_ms * 1e6);
 	if (c->write_cache)
 		d->t.drain = ns((double)c->cache_kib * 1024.0 * (double)d->t.prog /
 				(double)(d->g.page * d->g.channels));
@@ -372,6 +376,7 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 	d->merge = c->merge;
 	d->trim = c->trim;
 	d->write_cache = c->write_cache;
+	d->lockstep = c->lockstep && c->ftl == SSD_FTL_BLOCK;
 	d->ncq = (unsigned)c->ncq;
 	set_timing(d, c);
 	rng_init(&d->jitter, seed ^ 0x551d5eedULL);

@@ -84,6 +84,9 @@ struct ssd_config {
 	double time_spread;		/* command and flash op times uniform in [1 - s, 1 + s] x nominal */
 	double stall_rate;		/* chance per command of a controller stall */
 	double stall_ms;		/* how long a stall holds the controller */
+	bool lockstep;			/* block FTL: one spread draw times every channel */
+	double merge_stall_rate;	/* block FTL: chance that a merge of a mapped unit stalls */
+	double merge_stall_ms;		/* how long such a stall holds the unit's channels */
 };
 
 /* Sizes that follow from a configuration; all counts, sizes in bytes. */

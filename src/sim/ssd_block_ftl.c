@@ -28,7 +28,14 @@
  *      background after TRIM).
  *   4. Each channel does its share of a unit in one booking; channels work in
  *      parallel, and on one channel units follow one another in request
- *      order.
+ *      order. time_spread spreads each booking on its own draw, or, with
+ *      lockstep=on, one draw per unit written times every channel's share
+ *      alike, so a merge's time (the slowest channel's) keeps its nominal
+ *      mean; a read's draw times the first page on every channel, the pages
+ *      after it take their nominal time (their own spread averages out).
+ *   5. With merge_stall_rate, a write that merges a mapped unit stalls with
+ *      that chance: every channel of the unit is held merge_stall_ms longer
+ *      (the JMF602's stutter). Whole-unit writes and reads never stall.
  *
  * States of a merge unit and the function behind each transition:
  *
@@ -51,37 +58,70 @@ static uint64_t span(uint64_t pa, uint64_t pb, uint64_t c, uint64_t ch)
 	return (pb + ch - 1 - c) / ch - (pa + ch - 1 - c) / ch;
 }
 
+#define NOMINAL ((uint64_t)1 << 32)	/* lockstep scale of work whose spread averages out */
+
+/*
+ * lockstep: one draw times the work of a unit (of a read) on every channel,
+ * the scale x 2^32; 0 when each channel's booking draws its own (or none).
+ */
+static uint64_t lockstep_scale(struct ssd_dev *d)
+{
+	return d->lockstep && d->t.spread_q32 ? ssd_spread(d, NOMINAL) : 0;
+}
+
+/* dur x scale / 2^32 */
+static uint64_t scaled(uint64_t dur, uint64_t scale)
+{
+	return (uint64_t)(((unsigned __int128)dur * scale) >> 32);
+}
+
+/* Book `dur` (x scale, or spread on its own) and then `stall` on channel c. */
+static uint64_t book(struct ssd_dev *d, uint64_t c, uint64_t at, uint64_t dur, uint64_t scale,
+		     uint64_t stall)
+{
+	if (!scale && !stall)
+		return ssd_chan_run(d, (unsigned)c, at, dur);
+	if (scale)
+		dur = scaled(dur, scale);
+	else if (d->t.spread_q32)
+		dur = ssd_spread(d, dur);
+	return ssd_chan_book(d, (unsigned)c, at, dur + stall);
+}
+
 /* Write bytes [a, b) of unit u, the data at hand from `at`; the end time. */
 static uint64_t write_unit(struct ssd_dev *d, uint64_t u, uint64_t a, uint64_t b, uint64_t at)
 {
 	const struct ssd_geometry *g = &d->g;
 	uint64_t pa = a / g->page, pb = (b + g->page - 1) / g->page;
 	uint64_t fa = (a + g->page - 1) / g->page, fb = b / g->page;
-	uint64_t end = at;
+	bool partial = a || b != g->unit;
+	uint64_t end = at, scale = partial || !d->lockstep ? lockstep_scale(d) : NOMINAL, stall = 0;
 
 	if (!d->bf.mapped[u]) {
 		for (uint64_t c = 0; c < g->channels; c++) {
 			uint64_t n = span(pa, pb, c, g->channels);
 
 			if (n)
-				end = ssd_max(end, ssd_chan_run(d, (unsigned)c, at, n * d->t.prog));
+				end = ssd_max(end, book(d, c, at, n * d->t.prog, scale, 0));
 		}
 		d->cnt.media_write_bytes += (pb - pa) * g->page;
 		d->bf.mapped[u] = 1;
 		d->bf.nmapped++;
 		return end;
 	}
+	if (partial && d->t.merge_stall_below && rng_next(&d->jitter) < d->t.merge_stall_below)
+		stall = d->t.merge_stall;	/* the controller stutters: every channel waits */
 	for (uint64_t c = 0; c < g->channels; c++) {
-		bool whole = d->merge == SSD_MERGE_WHOLE && (a || b != g->unit);
+		bool whole = d->merge == SSD_MERGE_WHOLE && partial;
 		uint64_t reads = whole ? g->ppb : g->ppb - span(fa, fb, c, g->channels);
 		uint64_t work = reads * d->t.read + d->t.erase + g->ppb * d->t.prog;
 
-		end = ssd_max(end, ssd_chan_run(d, (unsigned)c, at, work));
+		end = ssd_max(end, book(d, c, at, work, scale, stall));
 		d->cnt.media_read_bytes += reads * g->page;
 	}
 	d->cnt.erases += g->channels;
 	d->cnt.media_write_bytes += g->unit;
-	if (a || b != g->unit)
+	if (partial)
 		d->cnt.merges++;
 	return end;
 }
@@ -105,11 +145,16 @@ uint64_t ssd_bftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 {
 	const struct ssd_geometry *g = &d->g;
 	uint64_t pa = off / g->page, pb = (off + len + g->page - 1) / g->page, end = at;
+	uint64_t scale = lockstep_scale(d), first = scale ? scaled(d->t.read, scale) : d->t.read;
 
+	if (d->lockstep)	/* the bus waits for the first pages as they are read */
+		d->bf.first_ready = at + first;
 	for (uint64_t c = 0; c < g->channels; c++) {
 		uint64_t n = span(pa, pb, c, g->channels);
 
-		if (n)
+		if (n && d->lockstep)	/* the drawn first page, then pages whose spread averages out */
+			end = ssd_max(end, ssd_chan_book(d, (unsigned)c, at, (n - 1) * d->t.read + first));
+		else if (n)
 			end = ssd_max(end, ssd_chan_run(d, (unsigned)c, at, n * d->t.read));
 	}
 	d->cnt.media_read_bytes += (pb - pa) * g->page;

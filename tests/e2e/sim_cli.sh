@@ -100,17 +100,35 @@ printf 'rpm = 7200\n' >"$work/nomodel.ini"
 expect_bad "nomodel.ini:1: 'rpm' before 'preset' or 'model'" sim show "$work/nomodel.ini"
 expect_bad "cannot read device file" sim show "$work/missing.ini"
 expect_bad "sim: expected 'list' or 'show DRIVE'" sim frob
-# Latency spread: percentiles distinct and plausible, and the same for a seed.
-lat() {	# lat TARGET QD IOS: the lat_us object of a 4 KiB random read run
-	"$IOMODEL" run --target "$1" --rw randread --qd "$2" --ios "$3" --json | python3 -c \
+# Latency spread: every preset, and every array of the default members, gives
+# distinct and plausible percentiles of 4 KiB random reads and writes at QD1
+# and QD32 (a preset without spread has p50 = p99 = max and fails), mean kept
+# near the body of the distribution, and the same for a seed.
+lat() {	# lat TARGET QD IOS [RW]: the lat_us object of a 4 KiB random run
+	"$IOMODEL" run --target "$1" --rw "${4:-randread}" --qd "$2" --ios "$3" --json | python3 -c \
 		'import json,sys; print(json.dumps(json.load(sys.stdin)["results"][0]["lat_us"]))'
 }
-for case in "sim:intel-x25m-g2 1" "sim:intel-x25m-g2 32" "sim:supertalent-gx 1" "sim:wd6400aaks 4"; do
+presets=$(awk 'NR > 1 && ($2 == "ssd" || $2 == "hdd") {print $1}' "$work/list")
+ok "the spread test covers every preset sim list names ($(echo $presets))" \
+	[ "$(echo $presets | wc -w)" -eq "$(awk 'NR > 1 && NF > 2 && $1 != "models" && $1 != "arrays" {n++} END {print n}' "$work/list")" ]
+for drive in $presets raid0 raid1 raid10 raid5 raid6; do
+	for rw in randread randwrite; do
+		for qd in 1 32; do
+			l=$(lat "sim:$drive" $qd 5000 $rw)	# enough to fill a disk's write cache
+			ok "sim:$drive $rw QD$qd: p50 < p95 < p99 < max, min < mean < p99 ($l)" python3 -c "
+import json; l = json.loads('$l')
+assert l['p50'] < l['p95'] < l['p99'] < l['max'] and l['min'] < l['mean'] < l['p99']"
+		done
+	done
+done
+for case in "sim:intel-x25m-g2 1" "sim:intel-x25m-g2 32" "sim:supertalent-gx 1" "sim:wd6400aaks 4" \
+	"sim:ocz-core 1 randwrite" "sim:ridata-s25 1" "sim:ocz-core 32"; do
 	set -- $case
-	l=$(lat "$1" "$2" 20000)
-	ok "$1 QD$2: p50 < p99 < max, p99 within 5x p50 ($l)" python3 -c "
+	l=$(lat "$1" "$2" 20000 "${3:-randread}")
+	ok "$1 ${3:-randread} QD$2: p99 within 5x p50 ($l)" python3 -c "
 import json; l = json.loads('$l'); assert l['p50'] < l['p99'] < l['max'] and l['p99'] < 5 * l['p50']"
-	ok "$1 QD$2: the same seed gives the same percentiles" [ "$(lat "$1" "$2" 20000)" = "$l" ]
+	ok "$1 ${3:-randread} QD$2: the same seed gives the same percentiles" \
+		[ "$(lat "$1" "$2" 20000 "${3:-randread}")" = "$l" ]
 done
 l=$(lat "sim:intel-x25m-g2,time_spread=0,stall_rate=0" 1 2000)
 ok "time_spread=0: every read takes the nominal time (p50 = p99)" python3 -c "
@@ -118,4 +136,10 @@ import json; l = json.loads('$l'); assert l['p50'] == l['p99'] == l['max'], l"
 l=$(lat "sim:intel-x25m-g2" 32 200000)
 ok "X25-M G2: a firmware stall shows as a maximum near the WinSAT seed's 207 ms" python3 -c "
 import json; l = json.loads('$l'); assert 150e3 < l['max'] < 260e3, l"
+l=$(lat "sim:ocz-core,merge_stall_rate=0.001,merge_stall_ms=1500" 1 5000 randwrite)
+ok "OCZ Core with merge stalls: the maximum near AnandTech's 2 s JMF602 write ($l)" python3 -c "
+import json; l = json.loads('$l'); assert 1.5e6 < l['max'] < 2.1e6 and l['p99'] < 0.35e6, l"
+l=$(lat "sim:ocz-core,time_spread=0" 1 200 randwrite)
+ok "OCZ Core without spread and stalls: every write takes the nominal merge ($l)" python3 -c "
+import json; l = json.loads('$l'); assert l['p50'] == l['p99'] == l['max'], l"
 finish

@@ -308,7 +308,8 @@ static void block_ftl_penalties(struct check_state *st, bool whole)
 	uint64_t unit;
 	double t, t3, want, ppb;
 
-	if (open_drive(&dr, "ocz-core", whole ? "merge=whole" : "merge=untouched", 1))
+	if (open_drive(&dr, "ocz-core", whole ? "merge=whole,time_spread=0,merge_stall_rate=0"
+			       : "merge=untouched,time_spread=0,merge_stall_rate=0", 1))
 		return;
 	unit = dr.g.unit;
 	ppb = (double)dr.g.ppb;
@@ -338,7 +339,7 @@ static void block_ftl_penalties(struct check_state *st, bool whole)
 	CHECK(st, d.merges == 2, "small write across a boundary: %llu merges",
 	      (unsigned long long)d.merges);
 	close_drive(&dr);
-	if (open_drive(&dr, "ocz-core", "state=fresh", 1))
+	if (open_drive(&dr, "ocz-core", "state=fresh,time_spread=0,merge_stall_rate=0", 1))
 		return;
 	one_io(&dr, IO_WRITE, 7 * dr.g.unit + 4096, 4096, &d);
 	CHECK(st, d.merges == 0 && d.erases == 0, "fresh unit: no merge");
