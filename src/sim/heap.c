@@ -41,20 +41,24 @@ int req_heap_reserve(struct req_heap *h, unsigned n)
 	return req_fifo_reserve(&h->run, n);
 }
 
+/* Put x in the hole at i, after moving up the entries it comes before: the sift-up. */
+static inline void rise(struct req_heap_entry *e, unsigned i, struct req_heap_entry x)
+{
+	while (i > 0 && before(&x, &e[(i - 1) / 2])) {
+		e[i] = e[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	e[i] = x;
+}
+
 int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 {
 	struct req_heap_entry e = { key, h->pushes++, { .req = req } };
-	unsigned i;
 
 	BUG_ON(key >= h->run.last);	/* that one goes to run */
 	if (h->nheap == h->alloc && req_heap_reserve(h, h->nheap + 1))
 		return -ENOMEM;
-	i = h->nheap++;
-	while (i > 0 && before(&e, &h->entries[(i - 1) / 2])) {
-		h->entries[i] = h->entries[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->entries[i] = e;
+	rise(h->entries, h->nheap++, e);
 	h->min = key < h->min ? key : h->min;
 	return 0;
 }
@@ -77,11 +81,7 @@ static void sift(struct req_heap_entry *e, unsigned n, struct req_heap_entry x)
 		e[i] = e[c];
 		i = c;
 	}
-	while (i > 0 && before(&x, &e[(i - 1) / 2])) {
-		e[i] = e[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	e[i] = x;
+	rise(e, i, x);
 }
 
 static struct io_request *heap_pop(struct req_heap *h)
@@ -141,7 +141,6 @@ void event_heap_release(struct event_heap *h)
 int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
 {
 	struct req_heap_entry e = { key, tie, { .item = item } };
-	unsigned i;
 
 	if (h->len == h->alloc) {
 		size_t alloc = h->alloc;
@@ -151,9 +150,7 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 			return -ENOMEM;
 		h->alloc = (unsigned)alloc;
 	}
-	for (i = h->len++; i > 0 && before(&e, &h->entries[(i - 1) / 2]); i = (i - 1) / 2)
-		h->entries[i] = h->entries[(i - 1) / 2];
-	h->entries[i] = e;
+	rise(h->entries, h->len++, e);
 	return 0;
 }
 
