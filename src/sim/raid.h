@@ -47,19 +47,30 @@ struct raid_sim_config {
 	bool poll_members;	/* no parameter (0): the unit test's reference, raid.c */
 };
 
+/*
+ * Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the
+ * data chunks, in member order round the n members (p0, j < n).
+ */
+static inline unsigned raid_sim_row_member(unsigned n, unsigned p0, unsigned j)
+{
+	return p0 + j < n ? p0 + j : p0 + j - n;
+}
+
+/* The P chunk of a row `cycle` rows into its cycle of n (row % n): left-symmetric. */
+static inline unsigned raid_sim_p0(unsigned n, unsigned cycle)
+{
+	return n - 1 - cycle;
+}
+
 /* Parity member k (0: P, 1: Q) and data member i of row `row` (the layout above). */
 static inline unsigned raid_sim_parity_member(unsigned n, uint64_t row, unsigned k)
 {
-	unsigned p = n - 1 - (unsigned)(row % n) + k;	/* k < n: below 2n */
-
-	return p < n ? p : p - n;
+	return raid_sim_row_member(n, raid_sim_p0(n, (unsigned)(row % n)), k);
 }
 
 static inline unsigned raid_sim_data_member(unsigned n, unsigned parity, uint64_t row, unsigned i)
 {
-	unsigned m = raid_sim_parity_member(n, row, 0) + parity + i;	/* parity + i < n */
-
-	return m < n ? m : m - n;
+	return raid_sim_row_member(n, raid_sim_parity_member(n, row, 0), parity + i);
 }
 
 /* Drives a member can be: presets of device.h and the bare models. */

@@ -126,19 +126,17 @@ static inline void hint_member(struct raid_array *a, unsigned m, uint64_t off, u
 		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
 }
 
-/* Parity member k (0: P, 1: Q) and data member i of row r. */
+/* raid_sim_parity_member() and raid_sim_data_member(), row % n by a->by_n. */
 static inline unsigned parity_member(const struct raid_array *a, uint64_t row, unsigned k)
 {
-	unsigned p = a->n - 1 - (unsigned)(row - quot(&a->by_n, row) * a->n) + k;
+	unsigned cycle = (unsigned)(row - quot(&a->by_n, row) * a->n);	/* row % n */
 
-	return p < a->n ? p : p - a->n;		/* raid_sim_parity_member() */
+	return raid_sim_row_member(a->n, raid_sim_p0(a->n, cycle), k);
 }
 
 static inline unsigned data_member(const struct raid_array *a, uint64_t row, unsigned i)
 {
-	unsigned m = parity_member(a, row, 0) + a->parity + i;
-
-	return m < a->n ? m : m - a->n;		/* raid_sim_data_member() */
+	return raid_sim_row_member(a->n, parity_member(a, row, 0), a->parity + i);
 }
 
 /* The member that holds data chunk `chunk` of RAID 0 or RAID 5/6, and its row. */

@@ -45,11 +45,23 @@
 #include "sim/raid_array.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/bug.h"
 #include "util/dynbuf.h"
+
+/* Room for n extents in list l. */
+static int list_room(struct extent_list *l, unsigned n)
+{
+	size_t alloc = l->alloc;
+
+	if (n <= l->alloc)
+		return 0;
+	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
+		return -ENOMEM;
+	l->alloc = (unsigned)alloc;
+	return 0;
+}
 
 static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list, unsigned m,
 		      uint64_t off, uint64_t len)
@@ -69,15 +81,8 @@ static int extent_add(struct raid_array *a, struct extent_list *l, unsigned list
 			return 0;
 		}
 	}
-	if (l->len == l->alloc) {
-		unsigned alloc = l->alloc ? 2 * l->alloc : 8;
-		struct extent *e = realloc(l->e, alloc * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		l->e = e;
-		l->alloc = alloc;
-	}
+	if (list_room(l, l->len + 1))
+		return -ENOMEM;
 	*last = l->len;
 	l->e[l->len++] = (struct extent){ m, off, len, 0 };
 	hint_member(a, m, off, len);	/* its map load overlaps the rest of the plan */
@@ -136,13 +141,13 @@ static int parity_read_piece(struct raid_array *a, struct array_op *op, uint64_t
 	return ret;
 }
 
-/* The pieces of [op->offset, +length): chunk c, offset in chunk, length; calls fn for each. */
+/* The pieces of [pos, end) of the array: chunk c, offset in chunk, length; calls fn for each. */
 typedef int (*piece_fn)(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
 			uint64_t len);
 
-static int for_each_piece(struct raid_array *a, struct array_op *op, piece_fn fn)
+static int for_each_piece(struct raid_array *a, struct array_op *op, uint64_t pos, uint64_t end,
+			  piece_fn fn)
 {
-	uint64_t pos = op->offset, end = op->offset + op->length;
 	int ret = 0;
 
 	while (pos < end && !ret) {
@@ -179,12 +184,6 @@ static int plain_piece(struct raid_array *a, struct array_op *op, uint64_t chunk
 	return parity_read_piece(a, op, chunk / a->data, (unsigned)(chunk % a->data), in, len);
 }
 
-/* Member j of a row whose P chunk is on member p0: P, Q (RAID 6), then the data chunks. */
-static unsigned row_member(const struct raid_array *a, unsigned p0, unsigned j)
-{
-	return p0 + j < a->n ? p0 + j : p0 + j - a->n;
-}
-
 /*
  * Whether a write to data chunks first..last of the row at p0 reads the old
  * data and parity (read-modify-write) rather than the other data chunks
@@ -196,13 +195,14 @@ static bool row_uses_rmw(const struct raid_array *a, unsigned p0, unsigned first
 	unsigned touched = last - first + 1, rmw = 0, rec = 0;
 
 	for (unsigned i = 0; i < a->data && a->cfg.failed; i++) {
-		bool t = i >= first && i <= last, gone = failed(a, row_member(a, p0, a->parity + i));
+		bool t = i >= first && i <= last;
+		bool gone = failed(a, raid_sim_row_member(a->n, p0, a->parity + i));
 
 		rmw += t && gone;	/* reads that cannot be done */
 		rec += !t && gone;
 	}
 	for (unsigned k = 0; k < a->parity && a->cfg.failed; k++)
-		rmw += failed(a, row_member(a, p0, k));
+		rmw += failed(a, raid_sim_row_member(a->n, p0, k));
 	return rmw ? false : rec ? true : touched + a->parity <= a->data - touched;
 }
 
@@ -218,14 +218,14 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	int ret = 0;
 
 	for (unsigned i = 0; i < a->data && !full && !ret; i++) {
-		unsigned m = row_member(a, p0, a->parity + i);
+		unsigned m = raid_sim_row_member(a->n, p0, a->parity + i);
 		bool t = i >= first && i <= last;
 
 		if (!failed(a, m) && t == use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
 	}
 	for (unsigned k = 0; k < a->parity && !ret; k++) {
-		unsigned m = row_member(a, p0, k);
+		unsigned m = raid_sim_row_member(a->n, p0, k);
 
 		if (!failed(a, m) && !full && use_rmw)
 			ret = extent_add(a, &op->list[0], 0, m, base + plo, phi - plo);
@@ -234,25 +234,12 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	}
 	for (unsigned i = first; i <= last && !ret; i++) {
 		uint64_t a0 = i == first ? lo % s : 0, a1 = i == last ? (hi - 1) % s + 1 : s;
-		unsigned m = row_member(a, p0, a->parity + i);
+		unsigned m = raid_sim_row_member(a->n, p0, a->parity + i);
 
 		if (!failed(a, m))
 			ret = extent_add(a, &op->list[1], 1, m, base + a0, a1 - a0);
 	}
 	return ret;
-}
-
-/* Room for n extents in list l. */
-static int list_room(struct extent_list *l, unsigned n)
-{
-	size_t alloc = l->alloc;
-
-	if (n <= l->alloc)
-		return 0;
-	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
-		return -ENOMEM;
-	l->alloc = (unsigned)alloc;
-	return 0;
 }
 
 /*
@@ -269,9 +256,9 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 
 	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
 		return -ENOMEM;
-	m[0] = row_member(a, p0, np + i);
+	m[0] = raid_sim_row_member(a->n, p0, np + i);
 	m[1] = p0;
-	m[2] = row_member(a, p0, 1);
+	m[2] = raid_sim_row_member(a->n, p0, 1);
 	for (unsigned k = 0; k <= np; k++) {
 		op->list[0].e[k] = (struct extent){ m[k], off, len, 0 };
 		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
@@ -350,7 +337,7 @@ int raid_plan_op(struct raid_array *a, struct array_op *op)
 				ret = extent_add(a, &op->list[1], 1, m, op->offset, op->length);
 		return ret;
 	}
-	return for_each_piece(a, op, plain_piece);
+	return for_each_piece(a, op, op->offset, op->offset + op->length, plain_piece);
 }
 
 /* TRIM of [off, +len) of member m, unless it has failed. */
@@ -363,28 +350,26 @@ static int trim_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t 
 	return d->ops->discard ? d->ops->discard(d, off, len) : -EOPNOTSUPP;
 }
 
-/* RAID 0 and 10: the chunks of [off, end), each on its member (both mirrors). */
-static int trim_pieces(struct raid_array *a, uint64_t off, uint64_t end)
+/* RAID 0 and 10 (a piece_fn, no operation): a chunk's piece, on its member (both mirrors). */
+static int trim_piece(struct raid_array *a, struct array_op *op, uint64_t chunk, uint64_t in,
+		      uint64_t len)
 {
 	unsigned across = a->layout.level == RAID_10 ? a->n / 2 : a->n;
-	int ret = 0;
+	uint64_t moff = chunk / across * a->cfg.stripe + in;
+	unsigned m = (unsigned)(chunk % across);
+	int ret;
 
-	while (off < end && !ret) {
-		uint64_t chunk = off / a->cfg.stripe, in = off % a->cfg.stripe;
-		uint64_t len = a->cfg.stripe - in < end - off ? a->cfg.stripe - in : end - off;
-		uint64_t moff = chunk / across * a->cfg.stripe + in;
-		unsigned m = (unsigned)(chunk % across);
+	(void)op;
+	if (a->layout.level != RAID_10)
+		return trim_member(a, m, moff, len);
+	ret = trim_member(a, 2 * m, moff, len);
+	return ret ? ret : trim_member(a, 2 * m + 1, moff, len);
+}
 
-		if (a->layout.level == RAID_10) {
-			ret = trim_member(a, 2 * m, moff, len);
-			if (!ret)
-				ret = trim_member(a, 2 * m + 1, moff, len);
-		} else {
-			ret = trim_member(a, m, moff, len);
-		}
-		off += len;
-	}
-	return ret;
+/* RAID 0 and 10: the chunks of [off, end), each on its member. */
+static int trim_pieces(struct raid_array *a, uint64_t off, uint64_t end)
+{
+	return for_each_piece(a, NULL, off, end, trim_piece);
 }
 
 int raid_discard(struct sim_device *d, uint64_t off, uint64_t len)
