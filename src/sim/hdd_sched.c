@@ -335,6 +335,20 @@ static int pick_cmd_pruned(const struct hdd *h, uint64_t T, uint64_t *best_reach
 }
 
 /*
+ * The cost of the command in slot s at the decision b (draw: fuzz_draw()),
+ * and its positioning time (*reach): what pick_cmd_all() weighs.
+ */
+static inline int64_t exact_cost(const struct hdd *h, const struct sched_at *b, uint32_t draw,
+				 unsigned s, uint64_t *reach)
+{
+	const struct hdd_queue *q = h->queue;
+	uint64_t move = cmd_move_ns(h, b, s);
+
+	*reach = move + wait_ns(h, b, move, (uint32_t)q->ang[s]);
+	return (int64_t)(estimate(*reach, fuzz_mul(h, s, draw)) + q->bias[s]);
+}
+
+/*
  * hdd_pick_cmd() for a drive with fuzz, one command at a time: every ready
  * command's cost, and the first least one, without branches. With fuzz,
  * lower bounds would skip commands at random, and the mispredicted branches
@@ -355,9 +369,8 @@ __attribute__((noinline)) static int pick_cmd_all(const struct hdd *h, uint64_t 
 
 	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE;
 	     s != HDD_QUEUE_NONE && q->ready[s] <= T; s = q->next[s]) {
-		uint64_t move = cmd_move_ns(h, &b, s);
-		uint64_t reach = move + wait_ns(h, &b, move, (uint32_t)q->ang[s]);
-		int64_t cost = (int64_t)(estimate(reach, fuzz_mul(h, s, draw)) + q->bias[s]);
+		uint64_t reach;
+		int64_t cost = exact_cost(h, &b, draw, s, &reach);
 		bool better = cost < best_cost;
 
 		best_cost = better ? cost : best_cost;
@@ -366,20 +379,6 @@ __attribute__((noinline)) static int pick_cmd_all(const struct hdd *h, uint64_t 
 	}
 	*best_reach = reach_of_best;
 	return best;
-}
-
-/*
- * The cost of the command in slot s at the decision b (draw: fuzz_draw()),
- * and its positioning time (*reach): what pick_cmd_all() weighs.
- */
-static inline int64_t exact_cost(const struct hdd *h, const struct sched_at *b, uint32_t draw,
-				 unsigned s, uint64_t *reach)
-{
-	const struct hdd_queue *q = h->queue;
-	uint64_t move = cmd_move_ns(h, b, s);
-
-	*reach = move + wait_ns(h, b, move, (uint32_t)q->ang[s]);
-	return (int64_t)(estimate(*reach, fuzz_mul(h, s, draw)) + q->bias[s]);
 }
 
 /*
