@@ -317,6 +317,12 @@ static uint64_t ns(double v)
 	return (uint64_t)llround(v);
 }
 
+/* A chance as the bound a 64-bit draw falls below with that chance. */
+static uint64_t chance_below(double rate)
+{
+	return rate >= 1 ? UINT64_MAX : (uint64_t)(rate * 18446744073709551616.0);
+}
+
 static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 {
 	d->t.cmd = ns(c->cmd_us * 1e3);
@@ -329,11 +335,9 @@ static void set_timing(struct ssd_dev *d, const struct ssd_config *c)
 	d->t.bus_fs = ns(1e15 / (c->bus_mib_s * MIB));
 	d->t.xfer_page = xfer(d, d->g.page);
 	d->t.spread_q32 = (uint64_t)llround(c->time_spread * 4294967296.0);
-	d->t.stall_below = c->stall_rate >= 1 ? UINT64_MAX
-			   : (uint64_t)(c->stall_rate * 18446744073709551616.0);
+	d->t.stall_below = chance_below(c->stall_rate);
 	d->t.stall = ns(c->stall_ms * 1e6);
-	d->t.merge_stall_below = c->merge_stall_rate >= 1 ? UINT64_MAX
-				 : (uint64_t)(c->merge_stall_rate * 18446744073709551616.0);
+	d->t.merge_stall_below = chance_below(c->merge_stall_rate);
 	d->t.merge_stall = ns(c->merge_stall_ms * 1e6);
 	if (c->write_cache)
 		d->t.drain = ns((double)c->cache_kib * 1024.0 * (double)d->t.prog /

@@ -79,8 +79,6 @@ static uint64_t scaled(uint64_t dur, uint64_t scale)
 static uint64_t book(struct ssd_dev *d, uint64_t c, uint64_t at, uint64_t dur, uint64_t scale,
 		     uint64_t stall)
 {
-	if (!scale && !stall)
-		return ssd_chan_run(d, (unsigned)c, at, dur);
 	if (scale)
 		dur = scaled(dur, scale);
 	else if (d->t.spread_q32)

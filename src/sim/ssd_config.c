@@ -160,7 +160,7 @@ static int check_page_ftl(const struct ssd_config *c, struct ssd_geometry *g,
 	return check_page_spare(c, g, err);
 }
 
-/* The capacity to suggest: `capacity` rounded down to whole units, or one unit below one. */
+/* The capacity to suggest: `capacity` rounded down to whole units; one unit if less. */
 static uint64_t whole_units(uint64_t capacity, uint64_t unit)
 {
 	return capacity < unit ? unit : capacity / unit * unit;
