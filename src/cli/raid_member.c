@@ -13,13 +13,13 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "io/import.h"
+#include "io/json_file.h"
 #include "io/json_number.h"
 #include "io/model_output.h"
 #include "model/first_order.h"
 #include "sim/hdd.h"
 #include "sim/params.h"
 #include "sim/spec.h"
-#include "util/input_file.h"
 #include "util/units.h"
 
 /* Mean IOPS of the points of (op, size) at depth `qd`, preferring random ones; 0 if none. */
@@ -184,16 +184,11 @@ static void member_finish(struct raid_member_src *src)
 static bool from_sim(const char *path)
 {
 	struct errmsg err;
-	char *text;
-	size_t len;
 	json_t *root;
 	const char *source, *kind;
 	bool sim;
 
-	if (input_file_read(path, &text, &len, &err))
-		return false;
-	root = json_loadb(text, len, 0, NULL);
-	free(text);
+	json_file_load(path, &root, &err);	/* unread or not JSON: root NULL, measured */
 	source = json_string_value(json_object_get(root, "source"));
 	kind = json_string_value(json_object_get(json_object_get(root, "target"), "kind"));
 	sim = (source && !strncmp(source, "sim:", 4)) || (kind && !strcmp(kind, "sim"));
@@ -315,19 +310,14 @@ static int model_file_op_points(struct raid_member_src *src, const json_t *om, e
 static int model_file_extras(struct raid_member_src *src, const char *path)
 {
 	struct errmsg err;
-	json_error_t jerr;
-	char *text = NULL;
-	size_t len = 0;
 	json_t *root, *model;
 	const char *source;
-	int status = EXIT_OK;
+	int ret = json_file_load(path, &root, &err), status;
 
-	if (input_file_read(path, &text, &len, &err))
-		return bad("--member: %s", err.text);
-	root = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!root)
+	if (ret == -EBADMSG)
 		return EXIT_OK;		/* model_load_file read it: nothing more to take */
+	if (ret)
+		return bad("--member: %s", err.text);
 	model = json_object_get(root, "model");
 	status = model_file_op_points(src, json_object_get(model, "read"), IO_READ);
 	if (status == EXIT_OK)
@@ -389,23 +379,14 @@ void raid_member_release(struct raid_member_src *src)
 	point_set_release(&src->ps);
 }
 
-/* The mean rate (bytes/s) of points [from, from + n) of a profile's checked points. */
-static double profile_mean(const json_t *points, size_t from, size_t n)
-{
-	double sum = 0;
-
-	for (size_t i = from; i < from + n; i++)
-		sum += json_number_value(json_object_get(json_array_get(points, i), "mib_s"));
-	return sum / (double)n * MIB;
-}
-
 static int profile_from_json(const char *path, const json_t *root, struct raid_profile *out)
 {
 	const json_t *prof = json_object_get(root, "profile");
 	const json_t *points = json_object_get(prof, "points");
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	const char *op = json_string_value(json_object_get(root, "op"));
-	size_t n = json_array_size(points), tenth;
+	size_t n = json_array_size(points), tenth = n / 10 ? n / 10 : 1;
+	double outer = 0, inner = 0;
 	int ret;
 
 	if (!schema || strcmp(schema, "iomodel.profile/1"))
@@ -426,28 +407,22 @@ static int profile_from_json(const char *path, const json_t *root, struct raid_p
 		if (ret)
 			return bad("--profile: %s: profile.points[%zu].mib_s: %s", path, i,
 				   json_number_strerror(ret));
+		outer += i < tenth ? v : 0;		/* the first and the last tenth */
+		inner += i >= n - tenth ? v : 0;
 	}
-	tenth = n / 10 ? n / 10 : 1;
-	out->outer_bps = profile_mean(points, 0, tenth);
-	out->inner_bps = profile_mean(points, n - tenth, tenth);
+	out->outer_bps = outer / (double)tenth * MIB;
+	out->inner_bps = inner / (double)tenth * MIB;
 	return EXIT_OK;
 }
 
 int raid_member_profile_load(const char *path, struct raid_profile *out)
 {
 	struct errmsg err;
-	json_error_t jerr;
-	char *text = NULL;
-	size_t len = 0;
 	json_t *root;
 	int status;
 
-	if (input_file_read(path, &text, &len, &err))
+	if (json_file_load(path, &root, &err))
 		return bad("--profile: %s", err.text);
-	root = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!root)
-		return bad("--profile: %s:%d: %s", path, jerr.line, jerr.text);
 	status = profile_from_json(path, root, out);
 	json_decref(root);
 	return status;

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "io/import.h"
+#include "io/json_file.h"
 #include "io/json_number.h"
 #include "io/json_text.h"
 #include "model_output.h"
-#include "util/input_file.h"
 #include "util/units.h"
 
 #define MS(s) ((s) * 1e3)
@@ -474,22 +474,15 @@ static int load_op(json_t *o, enum io_op op, bool v1, struct op_model *om, const
 
 int model_load_file(const char *path, struct drive_model *m, struct errmsg *err)
 {
-	json_error_t jerr;
 	json_t *root, *model;
 	const char *schema;
 	bool v1;
-	char *text;
-	size_t len;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = input_file_read(path, &text, &len, err);
+	ret = json_file_load(path, &root, err);
 	if (ret)
 		return ret;
-	root = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!root)
-		return errmsg_set(err, -EINVAL, "%s:%d: %s", path, jerr.line, jerr.text);
 	model = json_object_get(root, "model");
 	schema = json_string_value(json_object_get(root, "schema")) ?: "";
 	v1 = !strcmp(schema, MODEL_SCHEMA_V1);
