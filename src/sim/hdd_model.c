@@ -209,6 +209,18 @@ static void hdd_defaults(void *config)
 	};
 }
 
+/* The buffer's bytes per segment, cache_mib / cache_segments. */
+static uint64_t buffer_share(const struct hdd_config *c)
+{
+	return (c->cache_mib << 20) / c->cache_segments;
+}
+
+/* A segment's bytes: segment_size, or (0) the buffer's share. */
+static uint64_t segment_of(const struct hdd_config *c)
+{
+	return c->segment_bytes ? c->segment_bytes : buffer_share(c);
+}
+
 /* The controller times after a write stay at 0 or more. */
 static int overheads_check(const struct hdd_config *c, struct errmsg *err)
 {
@@ -324,14 +336,12 @@ static int hdd_check(const void *config, struct errmsg *err)
 		return errmsg_set(err, -EINVAL, "capacity %llu holds %llu tracks: too few for "
 				  "two cylinders of surfaces %llu", (unsigned long long)c->capacity,
 				  (unsigned long long)tracks, (unsigned long long)c->surfaces);
-	if (c->segment_bytes % 512 || c->segment_bytes > (c->cache_mib << 20) / c->cache_segments)
+	if (c->segment_bytes % 512 || c->segment_bytes > buffer_share(c))
 		return errmsg_set(err, -EINVAL, "segment_size %llu: not a multiple of 512 bytes at "
 				  "most cache_mib / cache_segments (%llu)",
 				  (unsigned long long)c->segment_bytes,
-				  (unsigned long long)((c->cache_mib << 20) / c->cache_segments));
-	if (c->read_ahead_max % 512 ||
-	    c->read_ahead_max > (c->segment_bytes ? c->segment_bytes
-						  : (c->cache_mib << 20) / c->cache_segments))
+				  (unsigned long long)buffer_share(c));
+	if (c->read_ahead_max % 512 || c->read_ahead_max > segment_of(c))
 		return errmsg_set(err, -EINVAL, "read_ahead_max %llu: not a multiple of 512 bytes "
 				  "at most a segment", (unsigned long long)c->read_ahead_max);
 	ret = overheads_check(c, err);
@@ -423,8 +433,7 @@ static void hdd_describe(FILE *f, const void *config)
 	line(f, "write_penalty", c->cmd_overhead_ms + c->write_overhead_ms +
 	     c->access_overhead_ms + seek_ms + c->write_settle_ms + rev_ms / 2 + xfer_ms +
 	     c->write_done_ms, "ms", "mean random 512 B write at QD1 with write_cache off");
-	line(f, "segment", (double)(c->segment_bytes ? c->segment_bytes
-					   : (c->cache_mib << 20) / c->cache_segments) / 1024, "KiB",
+	line(f, "segment", (double)segment_of(c) / 1024, "KiB",
 	     "buffer segment (read-ahead window)");
 	free(g);
 }
