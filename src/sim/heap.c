@@ -81,7 +81,12 @@ static void sift(struct req_heap_entry *e, unsigned n, struct req_heap_entry x)
 		e[i] = e[c];
 		i = c;
 	}
-	rise(e, i, x);
+	/* rise(e, i, x), written out: GCC makes this hot loop 4 % longer through rise() */
+	while (i > 0 && before(&x, &e[(i - 1) / 2])) {
+		e[i] = e[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	e[i] = x;
 }
 
 static struct io_request *heap_pop(struct req_heap *h)
