@@ -540,7 +540,7 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 		     struct raid_perf *out, struct errmsg *err)
 {
 	struct raid_io_shape *s = &out->shape;
-	double per_io, x, x1, excess, r, cached;
+	double per_io, x, x1, excess, r;
 	int ret;
 
 	raid_io_shape(l, op, size, align, s);
@@ -563,9 +563,12 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 	r = qd * per_io / x - excess;
 	if (!(r > 0))
 		r = alone_seconds(members[0], s);
-	cached = op == IO_WRITE ? cached_writes_iops(l, members, s) : 0;
-	if (cached > qd / r)
-		r = qd / cached;
+	if (op == IO_WRITE) {
+		double cached = cached_writes_iops(l, members, s);
+
+		if (cached > qd / r)
+			r = qd / cached;
+	}
 	out->iops = qd / r;
 	out->mib_s = out->iops * (double)size / (1024.0 * 1024.0);
 	out->mean_lat_s = r;
