@@ -165,19 +165,19 @@ static uint64_t reconnect_ns(const struct hdd *h, const struct hdd_cmd *cmd, uin
 }
 
 /*
- * continue_switch: the positioning time from T of a command in `slot` that
- * starts where the head stopped but on another track (its first sector opens
- * the next track): the head switch (or the seek) from T, a write's settling,
+ * continue_switch: the positioning time from T of a command that starts
+ * where the head stopped but on another track (its first sector opens the
+ * next track): the head switch (or the seek) from T, a write's settling,
  * then the rotational wait; `reach` otherwise.
  */
-static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+static uint64_t continue_reach(const struct hdd *h, const struct hdd_cmd *cmd, uint64_t T,
+			       uint64_t reach)
 {
-	const struct hdd_queue *q = h->queue;
 	const struct hdd_geom *g = &h->geom;
 	uint32_t trk, last, c0, c1;
 	uint64_t move, data;
 
-	if (!h->cfg.continue_switch || q->pos[slot] != h->head_pos || h->head_pos < 512)
+	if (!h->cfg.continue_switch || cmd->pos != h->head_pos || h->head_pos < 512)
 		return reach;
 	/* the track whose skew its first sector takes, and the track the last byte was on */
 	trk = hdd_skew_track(g, hdd_u_of(g, h->head_pos));
@@ -186,49 +186,57 @@ static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, u
 		return reach;
 	c0 = hdd_cyl_of(g, last);
 	c1 = hdd_cyl_of(g, trk);
-	move = q->access[slot] + (c0 == c1 ? h->switch_ns : hdd_seek_ns(g, c1 > c0 ? c1 - c0
-										   : c0 - c1)) +
-	       (q->write[slot] ? h->settle_ns : 0);
-	data = q->data_at[slot] > T ? q->data_at[slot] - T : 0;
+	move = cmd->access + (c0 == c1 ? h->switch_ns : hdd_seek_ns(g, c1 > c0 ? c1 - c0
+										 : c0 - c1)) +
+	       (cmd->write ? h->settle_ns : 0);
+	data = cmd->data_at > T ? cmd->data_at - T : 0;
 	move = move > data ? move : data;
-	return move + hdd_rev_ns(g, (uint32_t)((uint32_t)q->ang[slot] -
-					       hdd_angle_in(g, T + move + h->phase0)));
+	return move + hdd_rev_ns(g, (uint32_t)(cmd->ang - hdd_angle_in(g, T + move + h->phase0)));
 }
 
-static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+/* Run command cmd (out of the queue) from T, `reach` after it by the pick. */
+static void run_cmd(struct hdd *h, const struct hdd_cmd *cmd, uint64_t T, uint64_t reach)
 {
-	const struct hdd_queue *q = h->queue;
-	const struct hdd_cmd cmd = {
-		.ready = q->ready[slot], .pos = q->pos[slot], .trk = (uint32_t)q->trk[slot],
-		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
-		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
-	};
-	struct io_request *req = cmd.req;
+	struct io_request *req = cmd->req;
 	uint64_t d = req->offset + req->length, start, done;
-	bool write = cmd.write;
+	bool write = cmd->write;
 
-	reach = continue_reach(h, slot, T, reach);
-	hdd_queue_remove(h->queue, slot);
-	hdd_queue_check(h->queue);
+	reach = continue_reach(h, cmd, T, reach);
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
-		reach = sector_paced(h, &cmd, T + reach) - T;
-	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
+		reach = sector_paced(h, cmd, T + reach) - T;
+	start = head_transfer(h, T, reach, cmd->pos, cmd->trk, cmd->ang, d);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 
-		done = start + reconnect_ns(h, &cmd, start) + h->read_reselect_ns +
+		done = start + reconnect_ns(h, cmd, start) + h->read_reselect_ns +
 		       hdd_bus_ns(h, req->length);
 		done = (done > last ? done : last) + h->read_done_ns;
 		h->count.media_read_bytes += req->length;
 		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
 	} else {
-		done = write_data_start(h, cmd.ready, cmd.redisconnect) +
+		done = write_data_start(h, cmd->ready, cmd->redisconnect) +
 		       hdd_bus_write_ns(h, req->length);
 		done = done > h->head_free ? done : h->head_free;
-		done += cmd.redisconnect ? h->redone_ns : h->write_done_ns;
+		done += cmd->redisconnect ? h->redone_ns : h->write_done_ns;
 		h->count.media_write_bytes += req->length;
 	}
 	hdd_push_done(h, req, done);
+}
+
+/* Take the command in `slot` out of the queue and run it. */
+static void run_slot(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+{
+	const struct hdd_queue *q = h->queue;
+	const struct hdd_cmd cmd = {
+		.ready = q->ready[slot], .data_at = q->data_at[slot], .pos = q->pos[slot],
+		.access = q->access[slot], .trk = (uint32_t)q->trk[slot],
+		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
+		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
+	};
+
+	hdd_queue_remove(h->queue, slot);
+	hdd_queue_check(h->queue);
+	run_cmd(h, &cmd, T, reach);
 }
 
 static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
@@ -249,10 +257,18 @@ __attribute__((noinline)) static void decide(struct hdd *h, uint64_t T)
 	int i;
 
 	hdd_stream_stop(h, T);
-	i = h->nwait ? -1 : hdd_pick_cmd(h, T, &reach);
-	if (i >= 0) {
-		run_cmd(h, (unsigned)i, T, reach);
-		return;
+	if (h->solo_on && !h->nwait) {
+		if (hdd_pick_solo(h, &h->solo, T, &reach)) {
+			h->solo_on = false;
+			run_cmd(h, &h->solo, T, reach);
+			return;
+		}
+	} else if (!h->nwait) {
+		i = hdd_pick_cmd(h, T, &reach);
+		if (i >= 0) {
+			run_slot(h, (unsigned)i, T, reach);
+			return;
+		}
 	}
 	i = hdd_pick_dirty(h, T, &reach);
 	if (i >= 0)
@@ -264,7 +280,10 @@ static uint64_t next_decision(const struct hdd *h)
 {
 	uint64_t t = UINT64_MAX;
 
-	if (h->queue->len && !h->nwait)
+	BUG_ON(h->solo_on && h->queue->len);
+	if (h->solo_on && !h->nwait)
+		t = h->solo.ready;
+	else if (h->queue->len && !h->nwait)
 		t = hdd_queue_first_ready(h->queue);	/* the oldest is the first ready */
 	for (unsigned i = 0; i < h->ndirty; i++) {
 		const struct hdd_dirty *e = hdd_dirty_at(h, i);
@@ -304,13 +323,29 @@ static void settle_known(struct hdd *h)
 	for (;;) {
 		uint64_t limit;
 
-		if (req_heap_count(&h->done))
-			limit = req_heap_min(&h->done);
+		if (h->done_solo || req_heap_count(&h->done))
+			limit = hdd_done_min(h);
 		else
-			limit = h->queue->len || h->nwait ? UINT64_MAX : h->clock;
+			limit = h->queue->len || h->solo_on || h->nwait ? UINT64_MAX : h->clock;
 		if (!step(h, limit))
 			return;
 	}
+}
+
+/* Queue c: beside the queue when nothing else needs the head, else in it. */
+static void queue_cmd(struct hdd *h, const struct hdd_cmd *c)
+{
+	if (!h->solo_on && !h->queue->len) {
+		h->solo = *c;
+		h->solo_on = true;
+		return;
+	}
+	if (h->solo_on) {		/* the older first: seq in arrival order */
+		hdd_queue_push(h->queue, &h->solo);
+		h->solo_on = false;
+	}
+	hdd_queue_push(h->queue, c);
+	hdd_queue_check(h->queue);
 }
 
 /* Queue a host command that needs the head, accepted at t, its controller work done at ready. */
@@ -338,14 +373,13 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 
 		data_at = at > data_at ? at : data_at;
 	}
-	hdd_queue_push(h->queue, &(struct hdd_cmd){
+	queue_cmd(h, &(struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset, .redisconnect = redisconnect,
 		.trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u), .write = write,
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 		.access = (uint32_t)h->access_ns[after_write], .req = req,
 	});
-	hdd_queue_check(h->queue);
 }
 
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
@@ -382,7 +416,14 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 /* Keep room in `done` for n entries, so pushes never allocate mid-decision. */
 static int reserve_done(struct hdd *h, unsigned n)
 {
-	return req_heap_reserve(&h->done, n);
+	int ret;
+
+	if (n <= h->done_room)
+		return 0;
+	ret = req_heap_reserve(&h->done, n);
+	if (!ret)
+		h->done_room = n;
+	return ret;
 }
 
 static int backlog_push(struct hdd_backlog *b, struct io_request *req, uint64_t now)
@@ -436,7 +477,7 @@ static uint64_t hdd_next_completion(struct sim_device *d)
 	struct hdd *h = to_hdd(d);
 
 	settle_known(h);
-	return req_heap_min(&h->done);
+	return hdd_done_min(h);
 }
 
 static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_request **out,
@@ -447,9 +488,10 @@ static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_reque
 
 	if (now > h->clock)
 		h->clock = now;
-	while (n < max && req_heap_min(&h->done) <= now) {
-		struct io_request *req = req_heap_pop(&h->done);
+	while (n < max && hdd_done_min(h) <= now) {
+		struct io_request *req = h->done_solo ? h->done_solo : req_heap_pop(&h->done);
 
+		h->done_solo = NULL;
 		if (req->op == IO_READ)
 			h->count.host_read_bytes += req->length;
 		else

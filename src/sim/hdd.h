@@ -504,10 +504,25 @@ struct hdd {
 	unsigned wait_head, nwait;
 	/* command queue */
 	struct hdd_queue *queue;
+	/*
+	 * The lone command that needs the head, kept beside the queue (solo_on),
+	 * never both: at QD 1 the queue's arrays are never touched. A second
+	 * command moves it into the queue first (arrival order kept).
+	 */
+	struct hdd_cmd solo;
+	bool solo_on;
 	bool pick_avx2;			/* bound queued commands eight at a time (x86-64 AVX2) */
 	unsigned tags;			/* accepted commands not yet handed back */
 	struct hdd_backlog backlog;
-	struct req_heap done;		/* commands whose completion time is known */
+	/*
+	 * Commands whose completion time is known: done_solo alone while `done`
+	 * is empty (QD 1 never touches the heap), else all in `done`, which has
+	 * room for done_room (at least tags) entries.
+	 */
+	struct io_request *done_solo;
+	uint64_t done_solo_at;
+	unsigned done_room;
+	struct req_heap done;
 	uint64_t clock;			/* latest time the host has shown us */
 	struct sim_counters count;
 };
@@ -553,6 +568,12 @@ bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
 void hdd_destage_done(struct hdd *h);
 /* Record that req completes at t (room in `done` is kept by hdd.c). */
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
+
+/* The earliest known completion, UINT64_MAX when none. */
+static inline uint64_t hdd_done_min(const struct hdd *h)
+{
+	return h->done_solo ? h->done_solo_at : req_heap_min(&h->done);
+}
 
 /* hdd_sched.c */
 /* An empty queue for drive h (its geometry and costs set). */
@@ -608,6 +629,8 @@ bool hdd_pick_avx2_supported(void);
  * equals; *reach is its positioning time.
  */
 int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *reach);
+/* The same for the lone command c beside an empty queue (h->solo): whether it is ready. */
+bool hdd_pick_solo(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t *reach);
 /* The dirty extent to destage at time T, or -1 when none is ready (pure SPTF). */
 int hdd_pick_dirty(const struct hdd *h, uint64_t T, uint64_t *reach);
 

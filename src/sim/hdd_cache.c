@@ -37,7 +37,16 @@ void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
 {
 	req->complete_ns = t;
 	req->result = req->length;
+	if (!h->done_solo && !req_heap_count(&h->done)) {
+		h->done_solo = req;
+		h->done_solo_at = t;
+		return;
+	}
 	/* Cannot fail: hdd.c keeps room for every accepted command. */
+	if (h->done_solo) {		/* the older first: ties leave in push order */
+		(void)req_heap_push(&h->done, h->done_solo_at, h->done_solo);
+		h->done_solo = NULL;
+	}
 	(void)req_heap_push(&h->done, t, req);
 }
 

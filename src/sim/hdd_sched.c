@@ -613,6 +613,20 @@ static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_reach
 }
 #endif
 
+bool hdd_pick_solo(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t *reach)
+{
+	struct sched_at b = sched_at(h, T);
+	uint64_t move, data;
+
+	if (c->ready > T)
+		return false;
+	move = move_ns(h, &b, c->pos, c->trk, c->cyl, c->access, c->write);
+	data = c->data_at > T ? c->data_at - T : 0;
+	move = move > data ? move : data;
+	*reach = move + wait_ns(h, &b, move, c->ang);
+	return true;
+}
+
 int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	int best;
