@@ -26,6 +26,7 @@
 #include "sim/device.h"
 #include "sim/heap.h"
 #include "sim/params.h"
+#include "util/bug.h"
 #include "util/errmsg.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
@@ -147,20 +148,28 @@ struct hdd_zone {
 	double track_bytes;
 };
 
+/* What the per-IO lookups read of a zone (struct hdd_zone's fields): two to a cache line. */
+struct hdd_zone_hot {
+	uint64_t s0, u0, u_per_byte, bytes_per_u;
+};
+
 struct hdd_geom {
 	uint64_t capacity;
 	uint32_t tracks;		/* logical tracks over the stroke */
 	uint32_t cylinders;		/* tracks / surfaces, rounded up: seek distances count these */
 	uint32_t surfaces;
+	uint32_t cyl_shift;		/* trk / surfaces = trk × cyl_mul >> cyl_shift (trk < 2^31) */
+	uint64_t cyl_mul;
 	double rev_ns;			/* one revolution */
 	uint64_t rev_fp;		/* rev_ns · 2^32: revolutions (32.32) → ns via >> 64 */
 	uint64_t phase_k;		/* 2^64 / rev_ns: ns → revolutions (32.32) via >> 32 */
 	unsigned nzones;
-	struct hdd_zone zone[HDD_MAX_ZONES];
 	uint64_t lut_mul;		/* byte → slice of zone_lut via multiply-shift */
-	uint16_t zone_lut[HDD_ZONE_LUT];
 	uint64_t ulut_mul;		/* track coordinate → slice of zone_ulut */
-	uint16_t zone_ulut[HDD_ZONE_LUT];
+	struct hdd_zone_hot zhot[HDD_MAX_ZONES];	/* zone[]'s fields the lookups read */
+	uint8_t zone_lut[HDD_ZONE_LUT];	/* zones fit a byte: HDD_MAX_ZONES is 256 */
+	uint8_t zone_ulut[HDD_ZONE_LUT];
+	struct hdd_zone zone[HDD_MAX_ZONES];
 	/* skews in revolutions (32.32): track t's first sector lies hdd_skew_of(t) after track 0's */
 	bool skewed;
 	bool layout;			/* DiskSim's layout: per-extent skews, gaps in u */
@@ -203,7 +212,7 @@ static inline unsigned hdd_zone_of(const struct hdd_geom *g, uint64_t s)
 {
 	unsigned z = g->zone_lut[(uint64_t)(((unsigned __int128)s * g->lut_mul) >> 64)];
 
-	while (z + 1 < g->nzones && s >= g->zone[z + 1].s0)
+	while (z + 1 < g->nzones && s >= g->zhot[z + 1].s0)
 		z++;
 	return z;
 }
@@ -211,7 +220,7 @@ static inline unsigned hdd_zone_of(const struct hdd_geom *g, uint64_t s)
 /* Track coordinate of byte offset s (0 <= s <= capacity). */
 static inline uint64_t hdd_u_of(const struct hdd_geom *g, uint64_t s)
 {
-	const struct hdd_zone *z = &g->zone[hdd_zone_of(g, s)];
+	const struct hdd_zone_hot *z = &g->zhot[hdd_zone_of(g, s)];
 
 	return z->u0 + (uint64_t)(((unsigned __int128)(s - z->s0) * z->u_per_byte) >> 32);
 }
@@ -221,7 +230,7 @@ static inline unsigned hdd_zone_at(const struct hdd_geom *g, uint64_t u)
 {
 	unsigned z = g->zone_ulut[(uint64_t)(((unsigned __int128)u * g->ulut_mul) >> 64)];
 
-	while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
+	while (z + 1 < g->nzones && u >= g->zhot[z + 1].u0)
 		z++;
 	return z;
 }
@@ -238,8 +247,8 @@ static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 	if (g->layout && u >= g->zone[z].u1)	/* in a gap: the next extent's first byte */
 		return z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
 	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
-	s = g->zone[z].s0 + 1 +
-	    (uint64_t)(((unsigned __int128)(u - g->zone[z].u0) * g->zone[z].bytes_per_u) >> 64);
+	s = g->zhot[z].s0 + 1 +
+	    (uint64_t)(((unsigned __int128)(u - g->zhot[z].u0) * g->zhot[z].bytes_per_u) >> 64);
 	return s >= g->capacity ? g->capacity : s / 512 * 512;
 }
 
@@ -247,7 +256,10 @@ static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 /* The cylinder of track trk. */
 static inline uint32_t hdd_cyl_of(const struct hdd_geom *g, uint32_t trk)
 {
-	return g->surfaces == 1 ? trk : trk / g->surfaces;
+	uint32_t cyl = (uint32_t)(((uint64_t)trk * g->cyl_mul) >> g->cyl_shift);
+
+	BUG_ON(trk >= 1u << 31 || cyl != trk / g->surfaces);
+	return cyl;
 }
 
 static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
@@ -268,7 +280,7 @@ uint64_t hdd_layout_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end)
 
 static inline uint64_t hdd_skew_of(const struct hdd_geom *g, uint32_t trk)
 {
-	uint64_t cyls = trk / g->surfaces;
+	uint64_t cyls = hdd_cyl_of(g, trk);
 
 	if (g->layout)
 		return hdd_layout_skew_of(g, trk);

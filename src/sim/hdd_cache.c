@@ -168,14 +168,20 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	return ready;
 }
 
-/* Whether a read segment holds [c, d); branch-free, as random reads miss. */
+/*
+ * Whether a read segment holds [c, d); branch-free, as random reads miss.
+ * Offsets are below 2^63, so c - lo and hi - d have their top bit set
+ * exactly when c < lo or d > hi: a segment holds the read when neither does,
+ * and the AND over all segments keeps the top bit when none does (two
+ * subtractions, an OR and an AND per segment, no compare).
+ */
 static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
 {
-	unsigned hit = 0;
+	uint64_t miss = UINT64_MAX;
 
 	for (unsigned i = 0; i < h->nseg; i++)
-		hit |= (c >= h->seg[i].lo) & (d <= h->seg[i].hi);
-	return hit;
+		miss &= (c - h->seg[i].lo) | (h->seg[i].hi - d);
+	return !(miss >> 63);
 }
 
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c)
