@@ -377,7 +377,15 @@ struct hdd_cmd {
 };
 
 #define HDD_QUEUE_MAX 256		/* ncq_depth's bound */
-#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 4: the pick reads blocks of 4 slots */
+#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 8: the pick reads blocks of 8 slots */
+/*
+ * An array of the queue: its slots and a cache line more, unused. Arrays of
+ * exactly 1 or 2 KiB would start in the same few cache sets (every 4 KiB),
+ * so the fields of the first slots, which every queue uses, would evict
+ * each other; a line apart they fall in distinct sets (at most two of the
+ * first 32 slots' lines in a set).
+ */
+#define HDD_QROW(type) (HDD_QUEUE_SLOTS + 64 / sizeof(type))
 
 /*
  * The queued hdd_cmds, one array per field so that the pick weighs four at
@@ -400,16 +408,16 @@ struct hdd_cmd {
  */
 #define HDD_QUEUE_NONE 0xffff
 struct hdd_queue {
-	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
-	uint64_t pos[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
-	uint64_t trk[HDD_QUEUE_SLOTS];
-	uint32_t ang[HDD_QUEUE_SLOTS], cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
-	uint32_t hash[HDD_QUEUE_SLOTS], pos_lo[HDD_QUEUE_SLOTS];
-	float bias_f[HDD_QUEUE_SLOTS];
-	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
-	bool redisconnect[HDD_QUEUE_SLOTS];
-	struct io_request *req[HDD_QUEUE_SLOTS];
-	uint16_t next[HDD_QUEUE_SLOTS], prev[HDD_QUEUE_SLOTS];
+	uint64_t ready[HDD_QROW(uint64_t)], arrival[HDD_QROW(uint64_t)];
+	uint64_t data_at[HDD_QROW(uint64_t)], pos[HDD_QROW(uint64_t)];
+	uint64_t seq[HDD_QROW(uint64_t)], bias[HDD_QROW(uint64_t)], trk[HDD_QROW(uint64_t)];
+	uint32_t ang[HDD_QROW(uint32_t)], cyl[HDD_QROW(uint32_t)], access[HDD_QROW(uint32_t)];
+	uint32_t hash[HDD_QROW(uint32_t)], pos_lo[HDD_QROW(uint32_t)];
+	float bias_f[HDD_QROW(float)];
+	uint64_t write[HDD_QROW(uint64_t)];	/* all ones for a write, 0 for a read */
+	bool redisconnect[HDD_QROW(bool)];
+	struct io_request *req[HDD_QROW(struct io_request *)];
+	uint16_t next[HDD_QROW(uint16_t)], prev[HDD_QROW(uint16_t)];
 	unsigned first, tail;		/* oldest and newest slot */
 	unsigned len;
 	unsigned nwrite;		/* writes among them */
