@@ -402,11 +402,13 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 		enqueue(h, req, t, t + h->cmd_ns, after_write, false);
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
 		uint64_t ready = t + h->write_ns[after_write];
+		unsigned at = h->wait_head + h->nwait;	/* < 2 ncq_depth */
 
 		if (!h->nwait && hdd_cache_put(h, req, ready))
 			return;
-		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
+		h->wait[at < h->cfg.ncq_depth ? at : at - h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
+		h->nwait++;
 	} else {
 		enqueue(h, req, t, t + h->write_ns[after_write] + (redisconnect ? h->reseek_ns : 0),
 			after_write, redisconnect);
@@ -502,7 +504,7 @@ static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_reque
 	while (h->backlog.len && h->tags < h->cfg.ncq_depth) {
 		struct hdd_waiter w = h->backlog.w[h->backlog.head];
 
-		h->backlog.head = (h->backlog.head + 1) % h->backlog.alloc;
+		h->backlog.head = h->backlog.head + 1 < h->backlog.alloc ? h->backlog.head + 1 : 0;
 		h->backlog.len--;
 		h->tags++;
 		accept(h, w.req, now);
@@ -532,7 +534,7 @@ static void hdd_destroy(struct sim_device *d)
 	free(h->dirty);
 	free(h->dirty_order);
 	free(h->dirty_free);
-	free(h->seg);
+	free(h->seg_lo);
 	free(h);
 }
 
@@ -596,6 +598,7 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	       struct errmsg *err)
 {
 	struct hdd *h = calloc(1, sizeof(*h));
+	unsigned nseg_even;
 	int ret;
 
 	*out = NULL;
@@ -621,9 +624,11 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->dirty_free = calloc(c->wcache_extents, sizeof(*h->dirty_free));
 	for (unsigned i = 0; h->dirty_free && i < c->wcache_extents; i++)
 		h->dirty_free[i] = (uint16_t)i;
-	h->seg = calloc(h->nseg ? h->nseg : 1, sizeof(*h->seg));
+	nseg_even = (h->nseg + 1) / 2 * 2;
+	h->seg_lo = calloc(nseg_even ? 2 * nseg_even : 1, sizeof(*h->seg_lo));
+	h->seg_hi = h->seg_lo ? h->seg_lo + nseg_even : NULL;
 	req_heap_init(&h->done);
-	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg ||
+	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg_lo ||
 	    reserve_done(h, 64)) {
 		hdd_destroy(&h->dev);
 		return errmsg_set(err, -ENOMEM, "out of memory for the hdd model");

@@ -453,11 +453,6 @@ struct hdd_waiter {
 	uint64_t ready;
 };
 
-/* A range of recently read sectors kept in a read segment. */
-struct hdd_segment {
-	uint64_t lo, hi;
-};
-
 /*
  * The read-ahead stream: after a media read ends at `start` (time t0,
  * position u0) the head goes on reading while it has nothing else to do,
@@ -513,7 +508,11 @@ struct hdd {
 	uint64_t destage_off, destage_len;
 	/* buffer */
 	struct hdd_stream stream;
-	struct hdd_segment *seg;
+	/*
+	 * The read segments: [seg_lo[i], seg_hi[i]) recently read, i < nseg, and
+	 * after them zeros (none) up to an even count, so the test reads pairs.
+	 */
+	uint64_t *seg_lo, *seg_hi;
 	unsigned nseg, seg_next;
 	struct hdd_dirty *dirty;	/* wcache_extents slots, in no order (hdd_dirty_at()) */
 	uint16_t *dirty_order;		/* the slots of the dirty extents in offset (so track) order */
@@ -549,7 +548,11 @@ struct hdd {
 
 /* hdd_cache.c */
 /* Time to move `bytes` over the interface, ns. */
-uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes);
+static inline uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
+{
+	return (uint64_t)(((unsigned __int128)bytes * h->bus_fp) >> 32);
+}
+
 /* hdd.c: the same for write data (bus_write_mib_s). */
 uint64_t hdd_bus_write_ns(const struct hdd *h, uint64_t bytes);
 /* A media read of [lo, start) ended at t0, head at u0: read ahead from start. */

@@ -28,11 +28,6 @@
 
 #include <string.h>
 
-uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
-{
-	return (uint64_t)(((unsigned __int128)bytes * h->bus_fp) >> 32);
-}
-
 void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
 {
 	req->complete_ns = t;
@@ -80,7 +75,7 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
 	if (h->cfg.stream_takes_segment && h->nseg)	/* its segment's old data go now */
-		h->seg[h->seg_next] = (struct hdd_segment){ 0, 0 };
+		h->seg_lo[h->seg_next] = h->seg_hi[h->seg_next] = 0;
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
 		.consumed = start, .limit = stream_limit(h, lo, start, u0),
@@ -113,14 +108,13 @@ uint64_t hdd_stream_read(const struct hdd *h, uint64_t t)
 /* Keep [lo, hi) as a read segment, in place of the oldest. */
 static void segment_keep(struct hdd *h, uint64_t lo, uint64_t hi)
 {
-	struct hdd_segment *sg;
+	unsigned i = h->seg_next;
 
 	if (!h->nseg || hi <= lo)
 		return;
-	sg = &h->seg[h->seg_next];
-	sg->hi = hi;
-	sg->lo = hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo;
-	h->seg_next = (h->seg_next + 1) % h->nseg;
+	h->seg_hi[i] = hi;
+	h->seg_lo[i] = hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo;
+	h->seg_next = i + 1 < h->nseg ? i + 1 : 0;	/* a ring, without a division */
 }
 
 void hdd_stream_stop(struct hdd *h, uint64_t t)
@@ -179,8 +173,8 @@ static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
 {
 	uint64_t miss = UINT64_MAX;
 
-	for (unsigned i = 0; i < h->nseg; i++)
-		miss &= (c - h->seg[i].lo) | (h->seg[i].hi - d);
+	for (unsigned i = 0; i < (h->nseg + 1) / 2 * 2; i++)	/* the zeros after nseg miss */
+		miss &= (c - h->seg_lo[i]) | (h->seg_hi[i] - d);
 	return !(miss >> 63);
 }
 
@@ -318,7 +312,7 @@ void hdd_destage_done(struct hdd *h)
 
 		if (!hdd_cache_put(h, w->req, t))
 			break;
-		h->wait_head = (h->wait_head + 1) % h->cfg.ncq_depth;
+		h->wait_head = h->wait_head + 1 < h->cfg.ncq_depth ? h->wait_head + 1 : 0;
 		h->nwait--;
 	}
 }
