@@ -235,21 +235,40 @@ static inline unsigned hdd_zone_at(const struct hdd_geom *g, uint64_t u)
 	return z;
 }
 
-/* Byte offset (sector aligned, rounded down) at track coordinate u. */
-static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
+/* hdd_s_of(g, u) for u < tracks << 32 in zone z (hdd_zone_at(g, u)). */
+static inline uint64_t hdd_s_in_zone(const struct hdd_geom *g, uint64_t u, unsigned z)
 {
-	unsigned z;
 	uint64_t s;
 
-	if (u >= (uint64_t)g->tracks << 32)
-		return g->capacity;
-	z = hdd_zone_at(g, u);
 	if (g->layout && u >= g->zone[z].u1)	/* in a gap: the next extent's first byte */
 		return z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
 	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
 	s = g->zhot[z].s0 + 1 +
 	    (uint64_t)(((unsigned __int128)(u - g->zhot[z].u0) * g->zhot[z].bytes_per_u) >> 64);
 	return s >= g->capacity ? g->capacity : s / 512 * 512;
+}
+
+/* Byte offset (sector aligned, rounded down) at track coordinate u. */
+static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
+{
+	if (u >= (uint64_t)g->tracks << 32)
+		return g->capacity;
+	return hdd_s_in_zone(g, u, hdd_zone_at(g, u));
+}
+
+/*
+ * hdd_s_of(g, u) where zone z starts at or before u (zhot[z].u0 <= u): the
+ * zone found from z onwards, without the lookup table (whose line a
+ * position just read may not have in the cache).
+ */
+static inline uint64_t hdd_s_of_from(const struct hdd_geom *g, uint64_t u, unsigned z)
+{
+	BUG_ON(g->zhot[z].u0 > u);
+	if (u >= (uint64_t)g->tracks << 32)
+		return g->capacity;
+	while (z + 1 < g->nzones && u >= g->zhot[z + 1].u0)
+		z++;
+	return hdd_s_in_zone(g, u, z);
 }
 
 /* Time to pass du of track coordinate under the head, in ns (rounded down). */
@@ -322,7 +341,12 @@ static inline uint64_t hdd_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t
 }
 
 /* Where a transfer from u reaches after `revs` revolutions (32.32), skews counted. */
-uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs);
+uint64_t hdd_skewed_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs);
+
+static inline uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+{
+	return g->skewed ? hdd_skewed_u_after(g, u, revs) : u + revs;
+}
 
 /* Revolutions made in `ns`, in 32.32 track coordinate units. */
 static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
@@ -466,6 +490,7 @@ struct hdd_stream {
 	uint64_t u0, t0;
 	uint64_t consumed;
 	uint64_t limit;			/* TRACK, WINDOW: the end of what it reads ahead */
+	unsigned zone;			/* the zone of start: at or before all it reads */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */

@@ -79,6 +79,7 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
 		.consumed = start, .limit = stream_limit(h, lo, start, u0),
+		.zone = hdd_zone_of(&h->geom, start),
 	};
 }
 
@@ -94,7 +95,8 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 		cap = h->geom.capacity;
 	if (t <= st->t0)
 		return st->start;
-	s = hdd_s_of(&h->geom, hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)));
+	s = hdd_s_of_from(&h->geom,
+			  hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)), st->zone);
 	if (s < st->start)
 		s = st->start;
 	return s < cap ? s : cap;

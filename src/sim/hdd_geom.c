@@ -579,12 +579,10 @@ static int build_layout(struct hdd_geom *g, const struct hdd_config *c, struct e
 	return 0;
 }
 
-uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+uint64_t hdd_skewed_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 {
 	uint32_t trk;
 
-	if (!g->skewed)
-		return u + revs;
 	trk = hdd_skew_track(g, u);
 	/* track by track: its data, then the skew to the next (the head waits at its start) */
 	for (;;) {
