@@ -76,14 +76,14 @@ static struct hdd *to_hdd(struct sim_device *d)
 
 /*
  * Transfer [c, d), whose first sector is at (trk, ang), starting `reach`
- * after T (what the pick computed); returns the start.
+ * after T (what the pick computed); returns the start, and d's zone in *zd.
  */
 static uint64_t head_transfer(struct hdd *h, uint64_t T, uint64_t reach, uint64_t c,
-			      uint32_t trk, uint32_t ang, uint64_t d)
+			      uint32_t trk, uint32_t ang, uint64_t d, unsigned *zd)
 {
 	uint64_t start = T + reach;
 	uint64_t u = h->geom.skewed ? hdd_u_of(&h->geom, c) : (uint64_t)trk << 32 | ang;
-	uint64_t u_end = hdd_u_of(&h->geom, d);
+	uint64_t u_end = hdd_u_in_zone(&h->geom, d, *zd = hdd_zone_of(&h->geom, d));
 
 	if (c != h->head_pos && trk != (uint32_t)(h->head_u >> 32))
 		h->count.seeks++;
@@ -200,11 +200,12 @@ static void run_cmd(struct hdd *h, const struct hdd_cmd *cmd, uint64_t T, uint64
 	struct io_request *req = cmd->req;
 	uint64_t d = req->offset + req->length, start, done;
 	bool write = cmd->write;
+	unsigned zd;
 
 	reach = continue_reach(h, cmd, T, reach);
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
 		reach = sector_paced(h, cmd, T + reach) - T;
-	start = head_transfer(h, T, reach, cmd->pos, cmd->trk, cmd->ang, d);
+	start = head_transfer(h, T, reach, cmd->pos, cmd->trk, cmd->ang, d, &zd);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 
@@ -212,7 +213,7 @@ static void run_cmd(struct hdd *h, const struct hdd_cmd *cmd, uint64_t T, uint64
 		       hdd_bus_ns(h, req->length);
 		done = (done > last ? done : last) + h->read_done_ns;
 		h->count.media_read_bytes += req->length;
-		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
+		hdd_stream_start(h, req->offset, d, h->head_u, zd, h->head_free);
 	} else {
 		done = write_data_start(h, cmd->ready, cmd->redisconnect) +
 		       hdd_bus_write_ns(h, req->length);
@@ -242,8 +243,9 @@ static void run_slot(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
 static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 {
 	struct hdd_dirty e = hdd_dirty_remove(h, i);
+	unsigned zd;
 
-	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len);
+	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len, &zd);
 	h->destaging = true;
 	h->destage_off = e.off;
 	h->destage_len = e.len;
@@ -613,6 +615,8 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->cfg = *c;
 	set_costs(h, c, seed);
 	h->nseg = (unsigned)c->cache_segments - 1;
+	while (c->capacity >> h->seg_shift >= HDD_SEG_REGIONS)
+		h->seg_shift++;
 	BUG_ON(c->ncq_depth > HDD_QUEUE_MAX);	/* hdd_model.c's range */
 	h->queue = malloc(sizeof(*h->queue));
 	if (h->queue)

@@ -217,12 +217,18 @@ static inline unsigned hdd_zone_of(const struct hdd_geom *g, uint64_t s)
 	return z;
 }
 
+/* Track coordinate of byte offset s in zone z (hdd_zone_of(g, s)). */
+static inline uint64_t hdd_u_in_zone(const struct hdd_geom *g, uint64_t s, unsigned z)
+{
+	const struct hdd_zone_hot *zn = &g->zhot[z];
+
+	return zn->u0 + (uint64_t)(((unsigned __int128)(s - zn->s0) * zn->u_per_byte) >> 32);
+}
+
 /* Track coordinate of byte offset s (0 <= s <= capacity). */
 static inline uint64_t hdd_u_of(const struct hdd_geom *g, uint64_t s)
 {
-	const struct hdd_zone_hot *z = &g->zhot[hdd_zone_of(g, s)];
-
-	return z->u0 + (uint64_t)(((unsigned __int128)(s - z->s0) * z->u_per_byte) >> 32);
+	return hdd_u_in_zone(g, s, hdd_zone_of(g, s));
 }
 
 /* The zone (extent) at track coordinate u < tracks << 32: the last whose u0 <= u. */
@@ -471,6 +477,8 @@ struct hdd_dirty {
 	uint32_t trk, ang, cyl;
 };
 
+#define HDD_SEG_REGIONS 256		/* regions of the capacity counted for the read segments */
+
 /* A write waiting for room in the write-back cache. */
 struct hdd_waiter {
 	struct io_request *req;
@@ -539,6 +547,13 @@ struct hdd {
 	 */
 	uint64_t *seg_lo, *seg_hi;
 	unsigned nseg, seg_next;
+	/*
+	 * seg_count[r]: read segments that hold a byte of region r (bytes
+	 * r << seg_shift onwards; capacity >> seg_shift < HDD_SEG_REGIONS), so a
+	 * read whose region holds none misses without a look at them.
+	 */
+	unsigned seg_shift;
+	uint8_t seg_count[HDD_SEG_REGIONS];
 	struct hdd_dirty *dirty;	/* wcache_extents slots, in no order (hdd_dirty_at()) */
 	uint16_t *dirty_order;		/* the slots of the dirty extents in offset (so track) order */
 	uint16_t *dirty_free;		/* [0, wcache_extents - ndirty): the free slots */
@@ -580,8 +595,9 @@ static inline uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
 
 /* hdd.c: the same for write data (bus_write_mib_s). */
 uint64_t hdd_bus_write_ns(const struct hdd *h, uint64_t bytes);
-/* A media read of [lo, start) ended at t0, head at u0: read ahead from start. */
-void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0);
+/* A media read of [lo, start) ended at t0, head at u0 (in zone z): read ahead from start. */
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, unsigned z,
+		      uint64_t t0);
 /* The head is given other work at t: keep what the stream read, move the head. */
 void hdd_stream_stop(struct hdd *h, uint64_t t);
 /* Bytes the active stream has read ahead by time t (0 when none). */

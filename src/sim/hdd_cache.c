@@ -69,17 +69,36 @@ static uint64_t stream_limit(const struct hdd *h, uint64_t lo, uint64_t start, u
 	}
 }
 
-void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
+/* Count [lo, hi) (not empty) in seg_count by `delta`. */
+static void segment_count(struct hdd *h, uint64_t lo, uint64_t hi, int delta)
+{
+	for (uint64_t r = lo >> h->seg_shift; r <= (hi - 1) >> h->seg_shift; r++)
+		h->seg_count[r] = (uint8_t)(h->seg_count[r] + delta);
+}
+
+/* Read segment i holds [lo, hi) now (none if hi <= lo). */
+static void segment_set(struct hdd *h, unsigned i, uint64_t lo, uint64_t hi)
+{
+	if (h->seg_hi[i] > h->seg_lo[i])
+		segment_count(h, h->seg_lo[i], h->seg_hi[i], -1);
+	h->seg_lo[i] = lo;
+	h->seg_hi[i] = hi;
+	if (hi > lo)
+		segment_count(h, lo, hi, 1);
+}
+
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, unsigned z,
+		      uint64_t t0)
 {
 	/* read_ahead=track and window keep only what they read ahead, not the host's data */
 	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
 	if (h->cfg.stream_takes_segment && h->nseg)	/* its segment's old data go now */
-		h->seg_lo[h->seg_next] = h->seg_hi[h->seg_next] = 0;
+		segment_set(h, h->seg_next, 0, 0);
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
 		.consumed = start, .limit = stream_limit(h, lo, start, u0),
-		.zone = hdd_zone_of(&h->geom, start),
+		.zone = z,
 	};
 }
 
@@ -114,8 +133,7 @@ static void segment_keep(struct hdd *h, uint64_t lo, uint64_t hi)
 
 	if (!h->nseg || hi <= lo)
 		return;
-	h->seg_hi[i] = hi;
-	h->seg_lo[i] = hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo;
+	segment_set(h, i, hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo, hi);
 	h->seg_next = i + 1 < h->nseg ? i + 1 : 0;	/* a ring, without a division */
 }
 
@@ -175,6 +193,8 @@ static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
 {
 	uint64_t miss = UINT64_MAX;
 
+	if (!h->seg_count[c >> h->seg_shift])
+		return false;		/* no segment holds a byte of c's region */
 	for (unsigned i = 0; i < (h->nseg + 1) / 2 * 2; i++)	/* the zeros after nseg miss */
 		miss &= (c - h->seg_lo[i]) | (h->seg_hi[i] - d);
 	return !(miss >> 63);
