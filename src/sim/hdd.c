@@ -302,7 +302,9 @@ static bool step(struct hdd *h, uint64_t limit)
 {
 	uint64_t t;
 
-	if (h->destaging && h->head_free <= limit) {
+	if (h->head_free > limit)
+		return false;		/* the head is busy: nothing ends or starts by limit */
+	if (h->destaging) {
 		hdd_destage_done(h);
 		return true;
 	}
