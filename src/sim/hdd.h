@@ -421,8 +421,10 @@ struct hdd_cmd {
  * The queued hdd_cmds, one array per field so that the pick weighs four at
  * a time (hdd_sched.c). Invariants (checked by hdd_queue_check() in debug
  * builds):
- *  - slots [0, len) hold the queued commands, len <= HDD_QUEUE_MAX; a command
- *    that leaves is replaced by the last slot's;
+ *  - the slots whose bit is set in used[] hold the queued commands, len of
+ *    them (<= HDD_QUEUE_MAX), all below span, the highest used slot + 1 (0
+ *    when none): a command keeps its slot while queued, and a new one takes
+ *    the lowest free slot, so the pick reads [0, span), not all slots;
  *  - first, next[] list those slots in arrival order, each once, and prev[]
  *    and tail list them backwards (HDD_QUEUE_NONE ends both);
  *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
@@ -431,9 +433,9 @@ struct hdd_cmd {
  *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0),
  *    bias_f[] bias - bias_base as a float rounded down, pos_lo[] the low half
  *    of pos (the pick's lower bounds, hdd_sched.c);
- *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX, ready 0 and bias_f
- *    +infinity, and zeros or a former command's other fields (so in-range
- *    cylinders): a block read past len has no eligible and no unready
+ *  - the other slots hold seq INT64_MAX, ready 0 and bias_f +infinity, and
+ *    zeros or a former command's other fields (so in-range cylinders): a
+ *    free slot or a block read past span has no eligible and no unready
  *    command, and no finite bound.
  */
 #define HDD_QUEUE_NONE 0xffff
@@ -448,8 +450,10 @@ struct hdd_queue {
 	bool redisconnect[HDD_QROW(bool)];
 	struct io_request *req[HDD_QROW(struct io_request *)];
 	uint16_t next[HDD_QROW(uint16_t)], prev[HDD_QROW(uint16_t)];
+	uint64_t used[HDD_QUEUE_SLOTS / 64];	/* the slots that hold a command */
 	unsigned first, tail;		/* oldest and newest slot */
 	unsigned len;
+	unsigned span;			/* the highest used slot + 1 */
 	unsigned nwrite;		/* writes among them */
 	uint64_t next_seq;
 	uint64_t aging_fp;		/* ncq_aging, 16.16, for bias[] */
@@ -645,7 +649,13 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
-	unsigned s = q->len++;
+	unsigned w = 0, s, n = q->len++;
+
+	while (!~q->used[w])		/* the lowest free slot */
+		w++;
+	s = w * 64 + (unsigned)__builtin_ctzll(~q->used[w]);
+	q->used[w] |= 1ULL << (s % 64);
+	q->span = s + 1 > q->span ? s + 1 : q->span;
 
 	q->ready[s] = c->ready;
 	q->ready_ub = c->ready > q->ready_ub ? c->ready : q->ready_ub;
@@ -655,7 +665,7 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->hash[s] = (uint32_t)((c->key * 0xbf58476d1ce4e5b9ULL) >> 32);	/* mixes every bit */
 	q->pos_lo[s] = (uint32_t)c->pos;
 	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
-	if (!s)
+	if (!n)
 		q->bias_base = q->bias[s];
 	q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
 	q->seq[s] = q->next_seq++;
@@ -668,15 +678,15 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->redisconnect[s] = c->redisconnect;
 	q->req[s] = c->req;
 	q->next[s] = HDD_QUEUE_NONE;	/* the newest: last in arrival order */
-	q->prev[s] = s ? (uint16_t)q->tail : HDD_QUEUE_NONE;
-	if (s)
+	q->prev[s] = n ? (uint16_t)q->tail : HDD_QUEUE_NONE;
+	if (n)
 		q->next[q->tail] = (uint16_t)s;
 	else
 		q->first = s;
 	q->tail = s;
 }
 
-/* Take the command in `slot` out of the queue (another may move into the slot). */
+/* Take the command in `slot` out of the queue. */
 void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
 /* When the oldest queued command is ready (the queue is not empty). */
 static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
