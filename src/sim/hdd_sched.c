@@ -504,9 +504,13 @@ AVX2 static unsigned v_candidates(const struct hdd_queue *q, const float *lb, fl
 				  uint8_t *list)
 {
 	const uint64_t bytes = 0x0101010101010101ULL;
-	__m256 over_limit = _mm256_set1_ps(limit);
+	__m256 over_limit = _mm256_set1_ps(limit), any = _mm256_setzero_ps();
 	unsigned n = 0;
 
+	for (unsigned j = 0; j < q->span; j += 8)	/* usually none: the least bound wins */
+		any = _mm256_or_ps(any, _mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
+	if (_mm256_testz_ps(any, any))
+		return 0;
 	for (unsigned j = 0; j < q->span; j += 8) {
 		unsigned in = (unsigned)_mm256_movemask_ps(
 			_mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
