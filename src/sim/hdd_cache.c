@@ -69,15 +69,27 @@ static uint64_t stream_limit(const struct hdd *h, uint64_t lo, uint64_t start, u
 	}
 }
 
-/* Count [lo, hi) (not empty) in seg_count by `delta`. */
-static void segment_count(struct hdd *h, uint64_t lo, uint64_t hi, int delta)
+/* seg_count's regions r to e (r < e) by delta: a segment across regions, rare. */
+__attribute__((noinline)) static void segment_count_span(struct hdd *h, uint64_t r, uint64_t e,
+							 int delta)
 {
-	for (uint64_t r = lo >> h->seg_shift; r <= (hi - 1) >> h->seg_shift; r++)
+	for (; r <= e; r++)
 		h->seg_count[r] = (uint8_t)(h->seg_count[r] + delta);
 }
 
+/* Count [lo, hi) (not empty) in seg_count by `delta`. */
+static inline void segment_count(struct hdd *h, uint64_t lo, uint64_t hi, int delta)
+{
+	uint64_t r = lo >> h->seg_shift, e = (hi - 1) >> h->seg_shift;
+
+	if (r == e)
+		h->seg_count[r] = (uint8_t)(h->seg_count[r] + delta);
+	else
+		segment_count_span(h, r, e, delta);
+}
+
 /* Read segment i holds [lo, hi) now (none if hi <= lo). */
-static void segment_set(struct hdd *h, unsigned i, uint64_t lo, uint64_t hi)
+static inline void segment_set(struct hdd *h, unsigned i, uint64_t lo, uint64_t hi)
 {
 	if (h->seg_hi[i] > h->seg_lo[i])
 		segment_count(h, h->seg_lo[i], h->seg_hi[i], -1);
