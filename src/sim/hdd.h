@@ -634,13 +634,28 @@ static inline struct hdd_dirty *hdd_dirty_at(const struct hdd *h, unsigned i)
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
 /* A destage has ended (at head_free): release its room, let waiting writes in. */
 void hdd_destage_done(struct hdd *h);
-/* Record that req completes at t (room in `done` is kept by hdd.c). */
-void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
-
 /* The earliest known completion, UINT64_MAX when none. */
 static inline uint64_t hdd_done_min(const struct hdd *h)
 {
 	return h->done_solo ? h->done_solo_at : req_heap_min(&h->done);
+}
+
+/* Record that req completes at t (room in `done` is kept by hdd.c). */
+static inline void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
+{
+	req->complete_ns = t;
+	req->result = req->length;
+	if (!h->done_solo && !req_heap_count(&h->done)) {
+		h->done_solo = req;
+		h->done_solo_at = t;
+		return;
+	}
+	/* Cannot fail: hdd.c keeps room for every accepted command. */
+	if (h->done_solo) {		/* the older first: ties leave in push order */
+		(void)req_heap_push(&h->done, h->done_solo_at, h->done_solo);
+		h->done_solo = NULL;
+	}
+	(void)req_heap_push(&h->done, t, req);
 }
 
 /* hdd_sched.c */

@@ -28,23 +28,6 @@
 
 #include <string.h>
 
-void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
-{
-	req->complete_ns = t;
-	req->result = req->length;
-	if (!h->done_solo && !req_heap_count(&h->done)) {
-		h->done_solo = req;
-		h->done_solo_at = t;
-		return;
-	}
-	/* Cannot fail: hdd.c keeps room for every accepted command. */
-	if (h->done_solo) {		/* the older first: ties leave in push order */
-		(void)req_heap_push(&h->done, h->done_solo_at, h->done_solo);
-		h->done_solo = NULL;
-	}
-	(void)req_heap_push(&h->done, t, req);
-}
-
 /*
  * read_ahead=track: the end of the track at u0 (the head after a read from
  * lo), or of the track after it when the read began on an earlier track.
@@ -114,8 +97,8 @@ void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, u
 	};
 }
 
-/* How far the stream has read by time t. */
-static uint64_t stream_pos(const struct hdd *h, uint64_t t)
+/* stream_pos() once the stream has run (t > t0). */
+static uint64_t stream_pos_ran(const struct hdd *h, uint64_t t)
 {
 	const struct hdd_stream *st = &h->stream;
 	uint64_t s, cap = st->consumed + h->ahead_bytes;
@@ -124,13 +107,17 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 		cap = st->limit;
 	if (cap > h->geom.capacity)
 		cap = h->geom.capacity;
-	if (t <= st->t0)
-		return st->start;
 	s = hdd_s_of_from(&h->geom,
 			  hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)), st->zone);
 	if (s < st->start)
 		s = st->start;
 	return s < cap ? s : cap;
+}
+
+/* How far the stream has read by time t (at QD > 1 it is stopped as it starts). */
+static inline uint64_t stream_pos(const struct hdd *h, uint64_t t)
+{
+	return t <= h->stream.t0 ? h->stream.start : stream_pos_ran(h, t);
 }
 
 uint64_t hdd_stream_read(const struct hdd *h, uint64_t t)
