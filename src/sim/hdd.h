@@ -274,6 +274,7 @@ static inline uint64_t hdd_s_of_from(const struct hdd_geom *g, uint64_t u, unsig
 		return g->capacity;
 	while (z + 1 < g->nzones && u >= g->zhot[z + 1].u0)
 		z++;
+	BUG_ON(z != hdd_zone_at(g, u));
 	return hdd_s_in_zone(g, u, z);
 }
 

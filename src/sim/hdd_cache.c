@@ -192,8 +192,13 @@ static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
 {
 	uint64_t miss = UINT64_MAX;
 
-	if (!h->seg_count[c >> h->seg_shift])
-		return false;		/* no segment holds a byte of c's region */
+	if (!h->seg_count[c >> h->seg_shift]) {	/* no segment holds a byte of c's region */
+#ifndef NDEBUG
+		for (unsigned i = 0; i < h->nseg; i++)
+			BUG_ON(c >= h->seg_lo[i] && d <= h->seg_hi[i]);
+#endif
+		return false;
+	}
 	for (unsigned i = 0; i < (h->nseg + 1) / 2 * 2; i++)	/* the zeros after nseg miss */
 		miss &= (c - h->seg_lo[i]) | (h->seg_hi[i] - d);
 	return !(miss >> 63);
