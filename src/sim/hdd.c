@@ -29,9 +29,11 @@
  *  4. The read-ahead stream runs only while the head has no work; a read
  *     that hits the stream ahead of it holds the head on the stream until
  *     its data are read.
- *  5. Every accepted command is in exactly one place: the queue, the list of
- *     writes waiting for cache room, or the done heap (completion known).
- *     At most ncq_depth are accepted; the done heap has room for all.
+ *  5. Every accepted command is in exactly one place: the queue (or beside
+ *     it, `solo`, while the queue is empty), the list of writes waiting for
+ *     cache room, or the done heap (or beside it, `done_solo`, while the heap
+ *     is empty: completion known). At most ncq_depth are accepted; the done
+ *     heap has room for all.
  *  6. dirty_bytes <= cache bytes and dirty extents + the one being destaged
  *     <= wcache_extents.
  *  7. Same configuration and seed, same completion times: time is integer
