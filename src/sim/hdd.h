@@ -710,7 +710,14 @@ static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
 	return q->ready[q->first];
 }
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
+#ifdef NDEBUG
+static inline void hdd_queue_check(const struct hdd_queue *q)
+{
+	(void)q;
+}
+#else
 void hdd_queue_check(const struct hdd_queue *q);
+#endif
 /* Whether this CPU runs the vector pick (AVX2, FMA, BMI2). */
 bool hdd_pick_avx2_supported(void);
 /*

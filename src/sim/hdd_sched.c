@@ -32,9 +32,9 @@
 #define ROT_TOLERANCE (1u << 20)	/* a sector reached < 2^-12 rev late still reads */
 #define SEQ_NONE INT64_MAX		/* above every seq */
 
+#ifndef NDEBUG
 void hdd_queue_check(const struct hdd_queue *q)
 {
-#ifndef NDEBUG
 	uint64_t seen[HDD_QUEUE_SLOTS / 64] = { 0 };
 	unsigned n = 0, before = HDD_QUEUE_NONE;
 
@@ -47,8 +47,8 @@ void hdd_queue_check(const struct hdd_queue *q)
 		BUG_ON(q->seq[s] >= SEQ_NONE);
 		n++;
 	}
-	BUG_ON(n != q->len || (n && q->tail != before) || (n && !(seen[(q->span - 1) / 64] >>
-							     ((q->span - 1) % 64) & 1)));
+	BUG_ON(n != q->len || (n && q->tail != before) || (!n && q->span));
+	BUG_ON(n && !(seen[(q->span - 1) / 64] >> ((q->span - 1) % 64) & 1));	/* span: the highest + 1 */
 	for (unsigned w = 0; w < HDD_QUEUE_SLOTS / 64; w++)
 		BUG_ON(seen[w] != q->used[w]);
 	for (unsigned s = 0; s < HDD_QUEUE_SLOTS; s++) {
@@ -58,10 +58,8 @@ void hdd_queue_check(const struct hdd_queue *q)
 			BUG_ON(q->bias[s] < q->bias_base ||
 			       q->bias_f[s] > (double)(q->bias[s] - q->bias_base));
 	}
-#else
-	(void)q;
-#endif
 }
+#endif
 
 /* Whether seek_lb + (d - 1) × slope (16.16) stays a nanosecond below d's seek. */
 static bool seek_bound_holds(const struct hdd_geom *g, uint64_t lb, uint64_t slope, uint64_t d)
