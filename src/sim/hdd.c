@@ -29,9 +29,11 @@
  *  4. The read-ahead stream runs only while the head has no work; a read
  *     that hits the stream ahead of it holds the head on the stream until
  *     its data are read.
- *  5. Every accepted command is in exactly one place: the queue, the list of
- *     writes waiting for cache room, or the done heap (completion known).
- *     At most ncq_depth are accepted; the done heap has room for all.
+ *  5. Every accepted command is in exactly one place: the queue (or beside
+ *     it, `solo`, while the queue is empty), the list of writes waiting for
+ *     cache room, or the done heap (or beside it, `done_solo`, while the heap
+ *     is empty: completion known). At most ncq_depth are accepted; the done
+ *     heap has room for all.
  *  6. dirty_bytes <= cache bytes and dirty extents + the one being destaged
  *     <= wcache_extents.
  *  7. Same configuration and seed, same completion times: time is integer
@@ -76,14 +78,14 @@ static struct hdd *to_hdd(struct sim_device *d)
 
 /*
  * Transfer [c, d), whose first sector is at (trk, ang), starting `reach`
- * after T (what the pick computed); returns the start.
+ * after T (what the pick computed); returns the start, and d's zone in *zd.
  */
 static uint64_t head_transfer(struct hdd *h, uint64_t T, uint64_t reach, uint64_t c,
-			      uint32_t trk, uint32_t ang, uint64_t d)
+			      uint32_t trk, uint32_t ang, uint64_t d, unsigned *zd)
 {
 	uint64_t start = T + reach;
 	uint64_t u = h->geom.skewed ? hdd_u_of(&h->geom, c) : (uint64_t)trk << 32 | ang;
-	uint64_t u_end = hdd_u_of(&h->geom, d);
+	uint64_t u_end = hdd_u_in_zone(&h->geom, d, *zd = hdd_zone_of(&h->geom, d));
 
 	if (c != h->head_pos && trk != (uint32_t)(h->head_u >> 32))
 		h->count.seeks++;
@@ -165,19 +167,19 @@ static uint64_t reconnect_ns(const struct hdd *h, const struct hdd_cmd *cmd, uin
 }
 
 /*
- * continue_switch: the positioning time from T of a command in `slot` that
- * starts where the head stopped but on another track (its first sector opens
- * the next track): the head switch (or the seek) from T, a write's settling,
+ * continue_switch: the positioning time from T of a command that starts
+ * where the head stopped but on another track (its first sector opens the
+ * next track): the head switch (or the seek) from T, a write's settling,
  * then the rotational wait; `reach` otherwise.
  */
-static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+static uint64_t continue_reach(const struct hdd *h, const struct hdd_cmd *cmd, uint64_t T,
+			       uint64_t reach)
 {
-	const struct hdd_queue *q = h->queue;
 	const struct hdd_geom *g = &h->geom;
 	uint32_t trk, last, c0, c1;
 	uint64_t move, data;
 
-	if (!h->cfg.continue_switch || q->pos[slot] != h->head_pos || h->head_pos < 512)
+	if (!h->cfg.continue_switch || cmd->pos != h->head_pos || h->head_pos < 512)
 		return reach;
 	/* the track whose skew its first sector takes, and the track the last byte was on */
 	trk = hdd_skew_track(g, hdd_u_of(g, h->head_pos));
@@ -186,56 +188,66 @@ static uint64_t continue_reach(const struct hdd *h, unsigned slot, uint64_t T, u
 		return reach;
 	c0 = hdd_cyl_of(g, last);
 	c1 = hdd_cyl_of(g, trk);
-	move = q->access[slot] + (c0 == c1 ? h->switch_ns : hdd_seek_ns(g, c1 > c0 ? c1 - c0
-										   : c0 - c1)) +
-	       (q->write[slot] ? h->settle_ns : 0);
-	data = q->data_at[slot] > T ? q->data_at[slot] - T : 0;
+	move = cmd->access + (c0 == c1 ? h->switch_ns : hdd_seek_ns(g, c1 > c0 ? c1 - c0
+										 : c0 - c1)) +
+	       (cmd->write ? h->settle_ns : 0);
+	data = cmd->data_at > T ? cmd->data_at - T : 0;
 	move = move > data ? move : data;
-	return move + hdd_rev_ns(g, (uint32_t)((uint32_t)q->ang[slot] -
-					       hdd_angle_in(g, T + move + h->phase0)));
+	return move + hdd_rev_ns(g, (uint32_t)(cmd->ang - hdd_angle_in(g, T + move + h->phase0)));
 }
 
-static void run_cmd(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+/* Run command cmd (out of the queue) from T, `reach` after it by the pick. */
+static void run_cmd(struct hdd *h, const struct hdd_cmd *cmd, uint64_t T, uint64_t reach)
 {
-	const struct hdd_queue *q = h->queue;
-	const struct hdd_cmd cmd = {
-		.ready = q->ready[slot], .pos = q->pos[slot], .trk = (uint32_t)q->trk[slot],
-		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
-		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
-	};
-	struct io_request *req = cmd.req;
+	struct io_request *req = cmd->req;
 	uint64_t d = req->offset + req->length, start, done;
-	bool write = cmd.write;
+	bool write = cmd->write;
+	unsigned zd;
 
-	reach = continue_reach(h, slot, T, reach);
-	hdd_queue_remove(h->queue, slot);
-	hdd_queue_check(h->queue);
+	reach = continue_reach(h, cmd, T, reach);
 	if (write && h->cfg.write_pace == HDD_PACE_SECTOR)
-		reach = sector_paced(h, &cmd, T + reach) - T;
-	start = head_transfer(h, T, reach, cmd.pos, cmd.trk, cmd.ang, d);
+		reach = sector_paced(h, cmd, T + reach) - T;
+	start = head_transfer(h, T, reach, cmd->pos, cmd->trk, cmd->ang, d, &zd);
 	if (!write) {
 		uint64_t last = h->head_free + hdd_bus_ns(h, 512);
 
-		done = start + reconnect_ns(h, &cmd, start) + h->read_reselect_ns +
+		done = start + reconnect_ns(h, cmd, start) + h->read_reselect_ns +
 		       hdd_bus_ns(h, req->length);
 		done = (done > last ? done : last) + h->read_done_ns;
 		h->count.media_read_bytes += req->length;
-		hdd_stream_start(h, req->offset, d, h->head_u, h->head_free);
+		hdd_stream_start(h, req->offset, d, h->head_u, zd, h->head_free);
 	} else {
-		done = write_data_start(h, cmd.ready, cmd.redisconnect) +
+		done = write_data_start(h, cmd->ready, cmd->redisconnect) +
 		       hdd_bus_write_ns(h, req->length);
 		done = done > h->head_free ? done : h->head_free;
-		done += cmd.redisconnect ? h->redone_ns : h->write_done_ns;
+		done += cmd->redisconnect ? h->redone_ns : h->write_done_ns;
 		h->count.media_write_bytes += req->length;
 	}
 	hdd_push_done(h, req, done);
 }
 
+/* Take the command in `slot` out of the queue and run it. */
+static void run_slot(struct hdd *h, unsigned slot, uint64_t T, uint64_t reach)
+{
+	const struct hdd_queue *q = h->queue;
+	const struct hdd_cmd cmd = {
+		.ready = q->ready[slot], .data_at = q->data_at[slot], .pos = q->pos[slot],
+		.access = q->access[slot], .trk = (uint32_t)q->trk[slot],
+		.ang = (uint32_t)q->ang[slot], .write = q->write[slot] != 0,
+		.redisconnect = q->redisconnect[slot], .req = q->req[slot],
+	};
+
+	hdd_queue_remove(h->queue, slot);
+	hdd_queue_check(h->queue);
+	run_cmd(h, &cmd, T, reach);
+}
+
 static void run_destage(struct hdd *h, unsigned i, uint64_t T, uint64_t reach)
 {
 	struct hdd_dirty e = hdd_dirty_remove(h, i);
+	unsigned zd;
 
-	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len);
+	head_transfer(h, T, reach, e.off, e.trk, e.ang, e.off + e.len, &zd);
 	h->destaging = true;
 	h->destage_off = e.off;
 	h->destage_len = e.len;
@@ -249,10 +261,18 @@ __attribute__((noinline)) static void decide(struct hdd *h, uint64_t T)
 	int i;
 
 	hdd_stream_stop(h, T);
-	i = h->nwait ? -1 : hdd_pick_cmd(h, T, &reach);
-	if (i >= 0) {
-		run_cmd(h, (unsigned)i, T, reach);
-		return;
+	if (h->solo_on && !h->nwait) {
+		if (hdd_pick_solo(h, &h->solo, T, &reach)) {
+			h->solo_on = false;
+			run_cmd(h, &h->solo, T, reach);
+			return;
+		}
+	} else if (!h->nwait) {
+		i = hdd_pick_cmd(h, T, &reach);
+		if (i >= 0) {
+			run_slot(h, (unsigned)i, T, reach);
+			return;
+		}
 	}
 	i = hdd_pick_dirty(h, T, &reach);
 	if (i >= 0)
@@ -264,7 +284,10 @@ static uint64_t next_decision(const struct hdd *h)
 {
 	uint64_t t = UINT64_MAX;
 
-	if (h->queue->len && !h->nwait)
+	BUG_ON(h->solo_on && h->queue->len);
+	if (h->solo_on && !h->nwait)
+		t = h->solo.ready;
+	else if (h->queue->len && !h->nwait)
 		t = hdd_queue_first_ready(h->queue);	/* the oldest is the first ready */
 	for (unsigned i = 0; i < h->ndirty; i++) {
 		const struct hdd_dirty *e = hdd_dirty_at(h, i);
@@ -281,7 +304,9 @@ static bool step(struct hdd *h, uint64_t limit)
 {
 	uint64_t t;
 
-	if (h->destaging && h->head_free <= limit) {
+	if (h->head_free > limit)
+		return false;		/* the head is busy: nothing ends or starts by limit */
+	if (h->destaging) {
 		hdd_destage_done(h);
 		return true;
 	}
@@ -304,13 +329,29 @@ static void settle_known(struct hdd *h)
 	for (;;) {
 		uint64_t limit;
 
-		if (req_heap_count(&h->done))
-			limit = req_heap_min(&h->done);
+		if (h->done_solo || req_heap_count(&h->done))
+			limit = hdd_done_min(h);
 		else
-			limit = h->queue->len || h->nwait ? UINT64_MAX : h->clock;
+			limit = h->queue->len || h->solo_on || h->nwait ? UINT64_MAX : h->clock;
 		if (!step(h, limit))
 			return;
 	}
+}
+
+/* Queue c: beside the queue when nothing else needs the head, else in it. */
+static void queue_cmd(struct hdd *h, const struct hdd_cmd *c)
+{
+	if (!h->solo_on && !h->queue->len) {
+		h->solo = *c;
+		h->solo_on = true;
+		return;
+	}
+	if (h->solo_on) {		/* the older first: seq in arrival order */
+		hdd_queue_push(h->queue, &h->solo);
+		h->solo_on = false;
+	}
+	hdd_queue_push(h->queue, c);
+	hdd_queue_check(h->queue);
 }
 
 /* Queue a host command that needs the head, accepted at t, its controller work done at ready. */
@@ -338,14 +379,13 @@ static void enqueue(struct hdd *h, struct io_request *req, uint64_t t, uint64_t 
 
 		data_at = at > data_at ? at : data_at;
 	}
-	hdd_queue_push(h->queue, &(struct hdd_cmd){
+	queue_cmd(h, &(struct hdd_cmd){
 		.ready = ready, .data_at = data_at, .arrival = t, .pos = req->offset,
 		.key = t * 0x9e3779b97f4a7c15ULL ^ req->offset, .redisconnect = redisconnect,
 		.trk = (uint32_t)(u >> 32), .ang = hdd_angle_of(&h->geom, u), .write = write,
 		.cyl = hdd_cyl_of(&h->geom, (uint32_t)(u >> 32)),
 		.access = (uint32_t)h->access_ns[after_write], .req = req,
 	});
-	hdd_queue_check(h->queue);
 }
 
 static void accept(struct hdd *h, struct io_request *req, uint64_t t)
@@ -368,11 +408,13 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 		enqueue(h, req, t, t + h->cmd_ns, after_write, false);
 	} else if (h->cfg.write_cache && req->length <= h->cache_bytes) {
 		uint64_t ready = t + h->write_ns[after_write];
+		unsigned at = h->wait_head + h->nwait;	/* < 2 ncq_depth */
 
 		if (!h->nwait && hdd_cache_put(h, req, ready))
 			return;
-		h->wait[(h->wait_head + h->nwait++) % h->cfg.ncq_depth] =
+		h->wait[at < h->cfg.ncq_depth ? at : at - h->cfg.ncq_depth] =
 			(struct hdd_waiter){ req, ready };
+		h->nwait++;
 	} else {
 		enqueue(h, req, t, t + h->write_ns[after_write] + (redisconnect ? h->reseek_ns : 0),
 			after_write, redisconnect);
@@ -382,7 +424,14 @@ static void accept(struct hdd *h, struct io_request *req, uint64_t t)
 /* Keep room in `done` for n entries, so pushes never allocate mid-decision. */
 static int reserve_done(struct hdd *h, unsigned n)
 {
-	return req_heap_reserve(&h->done, n);
+	int ret;
+
+	if (n <= h->done_room)
+		return 0;
+	ret = req_heap_reserve(&h->done, n);
+	if (!ret)
+		h->done_room = n;
+	return ret;
 }
 
 static int backlog_push(struct hdd_backlog *b, struct io_request *req, uint64_t now)
@@ -436,7 +485,7 @@ static uint64_t hdd_next_completion(struct sim_device *d)
 	struct hdd *h = to_hdd(d);
 
 	settle_known(h);
-	return req_heap_min(&h->done);
+	return hdd_done_min(h);
 }
 
 static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_request **out,
@@ -447,9 +496,10 @@ static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_reque
 
 	if (now > h->clock)
 		h->clock = now;
-	while (n < max && req_heap_min(&h->done) <= now) {
-		struct io_request *req = req_heap_pop(&h->done);
+	while (n < max && hdd_done_min(h) <= now) {
+		struct io_request *req = h->done_solo ? h->done_solo : req_heap_pop(&h->done);
 
+		h->done_solo = NULL;
 		if (req->op == IO_READ)
 			h->count.host_read_bytes += req->length;
 		else
@@ -460,7 +510,7 @@ static unsigned hdd_complete(struct sim_device *d, uint64_t now, struct io_reque
 	while (h->backlog.len && h->tags < h->cfg.ncq_depth) {
 		struct hdd_waiter w = h->backlog.w[h->backlog.head];
 
-		h->backlog.head = (h->backlog.head + 1) % h->backlog.alloc;
+		h->backlog.head = h->backlog.head + 1 < h->backlog.alloc ? h->backlog.head + 1 : 0;
 		h->backlog.len--;
 		h->tags++;
 		accept(h, w.req, now);
@@ -490,7 +540,7 @@ static void hdd_destroy(struct sim_device *d)
 	free(h->dirty);
 	free(h->dirty_order);
 	free(h->dirty_free);
-	free(h->seg);
+	free(h->seg_lo);
 	free(h);
 }
 
@@ -554,6 +604,7 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	       struct errmsg *err)
 {
 	struct hdd *h = calloc(1, sizeof(*h));
+	unsigned nseg_even;
 	int ret;
 
 	*out = NULL;
@@ -568,6 +619,8 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->cfg = *c;
 	set_costs(h, c, seed);
 	h->nseg = (unsigned)c->cache_segments - 1;
+	while (c->capacity >> h->seg_shift >= HDD_SEG_REGIONS)
+		h->seg_shift++;
 	BUG_ON(c->ncq_depth > HDD_QUEUE_MAX);	/* hdd_model.c's range */
 	h->queue = malloc(sizeof(*h->queue));
 	if (h->queue)
@@ -579,9 +632,11 @@ int hdd_create(const struct hdd_config *c, uint64_t seed, struct sim_device **ou
 	h->dirty_free = calloc(c->wcache_extents, sizeof(*h->dirty_free));
 	for (unsigned i = 0; h->dirty_free && i < c->wcache_extents; i++)
 		h->dirty_free[i] = (uint16_t)i;
-	h->seg = calloc(h->nseg ? h->nseg : 1, sizeof(*h->seg));
+	nseg_even = (h->nseg + 1) / 2 * 2;
+	h->seg_lo = calloc(nseg_even ? 2 * nseg_even : 1, sizeof(*h->seg_lo));
+	h->seg_hi = h->seg_lo ? h->seg_lo + nseg_even : NULL;
 	req_heap_init(&h->done);
-	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg ||
+	if (!h->queue || !h->wait || !h->dirty || !h->dirty_order || !h->dirty_free || !h->seg_lo ||
 	    reserve_done(h, 64)) {
 		hdd_destroy(&h->dev);
 		return errmsg_set(err, -ENOMEM, "out of memory for the hdd model");

@@ -26,6 +26,7 @@
 #include "sim/device.h"
 #include "sim/heap.h"
 #include "sim/params.h"
+#include "util/bug.h"
 #include "util/errmsg.h"
 
 /* The configuration, one field per entry of hdd_params[] (hdd_model.c). */
@@ -147,20 +148,28 @@ struct hdd_zone {
 	double track_bytes;
 };
 
+/* What the per-IO lookups read of a zone (struct hdd_zone's fields): two to a cache line. */
+struct hdd_zone_hot {
+	uint64_t s0, u0, u_per_byte, bytes_per_u;
+};
+
 struct hdd_geom {
 	uint64_t capacity;
 	uint32_t tracks;		/* logical tracks over the stroke */
 	uint32_t cylinders;		/* tracks / surfaces, rounded up: seek distances count these */
 	uint32_t surfaces;
+	uint32_t cyl_shift;		/* trk / surfaces = trk × cyl_mul >> cyl_shift (trk < 2^31) */
+	uint64_t cyl_mul;
 	double rev_ns;			/* one revolution */
 	uint64_t rev_fp;		/* rev_ns · 2^32: revolutions (32.32) → ns via >> 64 */
 	uint64_t phase_k;		/* 2^64 / rev_ns: ns → revolutions (32.32) via >> 32 */
 	unsigned nzones;
-	struct hdd_zone zone[HDD_MAX_ZONES];
 	uint64_t lut_mul;		/* byte → slice of zone_lut via multiply-shift */
-	uint16_t zone_lut[HDD_ZONE_LUT];
 	uint64_t ulut_mul;		/* track coordinate → slice of zone_ulut */
-	uint16_t zone_ulut[HDD_ZONE_LUT];
+	struct hdd_zone_hot zhot[HDD_MAX_ZONES];	/* zone[]'s fields the lookups read */
+	uint8_t zone_lut[HDD_ZONE_LUT];	/* zones fit a byte: HDD_MAX_ZONES is 256 */
+	uint8_t zone_ulut[HDD_ZONE_LUT];
+	struct hdd_zone zone[HDD_MAX_ZONES];
 	/* skews in revolutions (32.32): track t's first sector lies hdd_skew_of(t) after track 0's */
 	bool skewed;
 	bool layout;			/* DiskSim's layout: per-extent skews, gaps in u */
@@ -203,17 +212,23 @@ static inline unsigned hdd_zone_of(const struct hdd_geom *g, uint64_t s)
 {
 	unsigned z = g->zone_lut[(uint64_t)(((unsigned __int128)s * g->lut_mul) >> 64)];
 
-	while (z + 1 < g->nzones && s >= g->zone[z + 1].s0)
+	while (z + 1 < g->nzones && s >= g->zhot[z + 1].s0)
 		z++;
 	return z;
+}
+
+/* Track coordinate of byte offset s in zone z (hdd_zone_of(g, s)). */
+static inline uint64_t hdd_u_in_zone(const struct hdd_geom *g, uint64_t s, unsigned z)
+{
+	const struct hdd_zone_hot *zn = &g->zhot[z];
+
+	return zn->u0 + (uint64_t)(((unsigned __int128)(s - zn->s0) * zn->u_per_byte) >> 32);
 }
 
 /* Track coordinate of byte offset s (0 <= s <= capacity). */
 static inline uint64_t hdd_u_of(const struct hdd_geom *g, uint64_t s)
 {
-	const struct hdd_zone *z = &g->zone[hdd_zone_of(g, s)];
-
-	return z->u0 + (uint64_t)(((unsigned __int128)(s - z->s0) * z->u_per_byte) >> 32);
+	return hdd_u_in_zone(g, s, hdd_zone_of(g, s));
 }
 
 /* The zone (extent) at track coordinate u < tracks << 32: the last whose u0 <= u. */
@@ -221,33 +236,56 @@ static inline unsigned hdd_zone_at(const struct hdd_geom *g, uint64_t u)
 {
 	unsigned z = g->zone_ulut[(uint64_t)(((unsigned __int128)u * g->ulut_mul) >> 64)];
 
-	while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
+	while (z + 1 < g->nzones && u >= g->zhot[z + 1].u0)
 		z++;
 	return z;
+}
+
+/* hdd_s_of(g, u) for u < tracks << 32 in zone z (hdd_zone_at(g, u)). */
+static inline uint64_t hdd_s_in_zone(const struct hdd_geom *g, uint64_t u, unsigned z)
+{
+	uint64_t s;
+
+	if (g->layout && u >= g->zone[z].u1)	/* in a gap: the next extent's first byte */
+		return z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
+	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
+	s = g->zhot[z].s0 + 1 +
+	    (uint64_t)(((unsigned __int128)(u - g->zhot[z].u0) * g->zhot[z].bytes_per_u) >> 64);
+	return s >= g->capacity ? g->capacity : s / 512 * 512;
 }
 
 /* Byte offset (sector aligned, rounded down) at track coordinate u. */
 static inline uint64_t hdd_s_of(const struct hdd_geom *g, uint64_t u)
 {
-	unsigned z;
-	uint64_t s;
-
 	if (u >= (uint64_t)g->tracks << 32)
 		return g->capacity;
-	z = hdd_zone_at(g, u);
-	if (g->layout && u >= g->zone[z].u1)	/* in a gap: the next extent's first byte */
-		return z + 1 < g->nzones ? g->zone[z + 1].s0 : g->capacity;
-	/* One byte of slack: s_of(u_of(s)) is s, not the sector before. */
-	s = g->zone[z].s0 + 1 +
-	    (uint64_t)(((unsigned __int128)(u - g->zone[z].u0) * g->zone[z].bytes_per_u) >> 64);
-	return s >= g->capacity ? g->capacity : s / 512 * 512;
+	return hdd_s_in_zone(g, u, hdd_zone_at(g, u));
+}
+
+/*
+ * hdd_s_of(g, u) where zone z starts at or before u (zhot[z].u0 <= u): the
+ * zone found from z onwards, without the lookup table (whose line a
+ * position just read may not have in the cache).
+ */
+static inline uint64_t hdd_s_of_from(const struct hdd_geom *g, uint64_t u, unsigned z)
+{
+	BUG_ON(g->zhot[z].u0 > u);
+	if (u >= (uint64_t)g->tracks << 32)
+		return g->capacity;
+	while (z + 1 < g->nzones && u >= g->zhot[z + 1].u0)
+		z++;
+	BUG_ON(z != hdd_zone_at(g, u));
+	return hdd_s_in_zone(g, u, z);
 }
 
 /* Time to pass du of track coordinate under the head, in ns (rounded down). */
 /* The cylinder of track trk. */
 static inline uint32_t hdd_cyl_of(const struct hdd_geom *g, uint32_t trk)
 {
-	return g->surfaces == 1 ? trk : trk / g->surfaces;
+	uint32_t cyl = (uint32_t)(((uint64_t)trk * g->cyl_mul) >> g->cyl_shift);
+
+	BUG_ON(trk >= 1u << 31 || cyl != trk / g->surfaces);
+	return cyl;
 }
 
 static inline uint64_t hdd_rev_ns(const struct hdd_geom *g, uint64_t du)
@@ -268,7 +306,7 @@ uint64_t hdd_layout_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t u_end)
 
 static inline uint64_t hdd_skew_of(const struct hdd_geom *g, uint32_t trk)
 {
-	uint64_t cyls = trk / g->surfaces;
+	uint64_t cyls = hdd_cyl_of(g, trk);
 
 	if (g->layout)
 		return hdd_layout_skew_of(g, trk);
@@ -310,7 +348,12 @@ static inline uint64_t hdd_xfer_u(const struct hdd_geom *g, uint64_t u, uint64_t
 }
 
 /* Where a transfer from u reaches after `revs` revolutions (32.32), skews counted. */
-uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs);
+uint64_t hdd_skewed_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs);
+
+static inline uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+{
+	return g->skewed ? hdd_skewed_u_after(g, u, revs) : u + revs;
+}
 
 /* Revolutions made in `ns`, in 32.32 track coordinate units. */
 static inline uint64_t hdd_revs_in(const struct hdd_geom *g, uint64_t ns)
@@ -365,14 +408,24 @@ struct hdd_cmd {
 };
 
 #define HDD_QUEUE_MAX 256		/* ncq_depth's bound */
-#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 4: the pick reads blocks of 4 slots */
+#define HDD_QUEUE_SLOTS HDD_QUEUE_MAX	/* a multiple of 8: the pick reads blocks of 8 slots */
+/*
+ * An array of the queue: its slots and a cache line more, unused. Arrays of
+ * exactly 1 or 2 KiB would start in the same few cache sets (every 4 KiB),
+ * so the fields of the first slots, which every queue uses, would evict
+ * each other; a line apart they fall in distinct sets (at most two of the
+ * first 32 slots' lines in a set).
+ */
+#define HDD_QROW(type) (HDD_QUEUE_SLOTS + 64 / sizeof(type))
 
 /*
  * The queued hdd_cmds, one array per field so that the pick weighs four at
  * a time (hdd_sched.c). Invariants (checked by hdd_queue_check() in debug
  * builds):
- *  - slots [0, len) hold the queued commands, len <= HDD_QUEUE_MAX; a command
- *    that leaves is replaced by the last slot's;
+ *  - the slots whose bit is set in used[] hold the queued commands, len of
+ *    them (<= HDD_QUEUE_MAX), all below span, the highest used slot + 1 (0
+ *    when none): a command keeps its slot while queued, and a new one takes
+ *    the lowest free slot, so the pick reads [0, span), not all slots;
  *  - first, next[] list those slots in arrival order, each once, and prev[]
  *    and tail list them backwards (HDD_QUEUE_NONE ends both);
  *  - seq[] grows strictly along that list (arrival numbers, below 2^63);
@@ -381,25 +434,27 @@ struct hdd_cmd {
  *    bias[] its arrival × ncq_aging (the aging credit, counted from time 0),
  *    bias_f[] bias - bias_base as a float rounded down, pos_lo[] the low half
  *    of pos (the pick's lower bounds, hdd_sched.c);
- *  - slots [len, HDD_QUEUE_SLOTS) hold seq INT64_MAX, ready 0 and bias_f
- *    +infinity, and zeros or a former command's other fields (so in-range
- *    cylinders): a block read past len has no eligible and no unready
+ *  - the other slots hold seq INT64_MAX, ready 0 and bias_f +infinity, and
+ *    zeros or a former command's other fields (so in-range cylinders): a
+ *    free slot or a block read past span has no eligible and no unready
  *    command, and no finite bound.
  */
 #define HDD_QUEUE_NONE 0xffff
 struct hdd_queue {
-	uint64_t ready[HDD_QUEUE_SLOTS], arrival[HDD_QUEUE_SLOTS], data_at[HDD_QUEUE_SLOTS];
-	uint64_t pos[HDD_QUEUE_SLOTS], seq[HDD_QUEUE_SLOTS], bias[HDD_QUEUE_SLOTS];
-	uint64_t trk[HDD_QUEUE_SLOTS];
-	uint32_t ang[HDD_QUEUE_SLOTS], cyl[HDD_QUEUE_SLOTS], access[HDD_QUEUE_SLOTS];
-	uint32_t hash[HDD_QUEUE_SLOTS], pos_lo[HDD_QUEUE_SLOTS];
-	float bias_f[HDD_QUEUE_SLOTS];
-	uint64_t write[HDD_QUEUE_SLOTS];	/* all ones for a write, 0 for a read */
-	bool redisconnect[HDD_QUEUE_SLOTS];
-	struct io_request *req[HDD_QUEUE_SLOTS];
-	uint16_t next[HDD_QUEUE_SLOTS], prev[HDD_QUEUE_SLOTS];
+	uint64_t ready[HDD_QROW(uint64_t)], arrival[HDD_QROW(uint64_t)];
+	uint64_t data_at[HDD_QROW(uint64_t)], pos[HDD_QROW(uint64_t)];
+	uint64_t seq[HDD_QROW(uint64_t)], bias[HDD_QROW(uint64_t)], trk[HDD_QROW(uint64_t)];
+	uint32_t ang[HDD_QROW(uint32_t)], cyl[HDD_QROW(uint32_t)], access[HDD_QROW(uint32_t)];
+	uint32_t hash[HDD_QROW(uint32_t)], pos_lo[HDD_QROW(uint32_t)];
+	float bias_f[HDD_QROW(float)];
+	uint64_t write[HDD_QROW(uint64_t)];	/* all ones for a write, 0 for a read */
+	bool redisconnect[HDD_QROW(bool)];
+	struct io_request *req[HDD_QROW(struct io_request *)];
+	uint16_t next[HDD_QROW(uint16_t)], prev[HDD_QROW(uint16_t)];
+	uint64_t used[HDD_QUEUE_SLOTS / 64];	/* the slots that hold a command */
 	unsigned first, tail;		/* oldest and newest slot */
 	unsigned len;
+	unsigned span;			/* the highest used slot + 1 */
 	unsigned nwrite;		/* writes among them */
 	uint64_t next_seq;
 	uint64_t aging_fp;		/* ncq_aging, 16.16, for bias[] */
@@ -427,15 +482,12 @@ struct hdd_dirty {
 	uint32_t trk, ang, cyl;
 };
 
+#define HDD_SEG_REGIONS 256		/* regions of the capacity counted for the read segments */
+
 /* A write waiting for room in the write-back cache. */
 struct hdd_waiter {
 	struct io_request *req;
 	uint64_t ready;
-};
-
-/* A range of recently read sectors kept in a read segment. */
-struct hdd_segment {
-	uint64_t lo, hi;
 };
 
 /*
@@ -451,6 +503,7 @@ struct hdd_stream {
 	uint64_t u0, t0;
 	uint64_t consumed;
 	uint64_t limit;			/* TRACK, WINDOW: the end of what it reads ahead */
+	unsigned zone;			/* the zone of start: at or before all it reads */
 };
 
 /* Requests the host has handed over but the drive has not yet accepted. */
@@ -493,8 +546,19 @@ struct hdd {
 	uint64_t destage_off, destage_len;
 	/* buffer */
 	struct hdd_stream stream;
-	struct hdd_segment *seg;
+	/*
+	 * The read segments: [seg_lo[i], seg_hi[i]) recently read, i < nseg, and
+	 * after them zeros (none) up to an even count, so the test reads pairs.
+	 */
+	uint64_t *seg_lo, *seg_hi;
 	unsigned nseg, seg_next;
+	/*
+	 * seg_count[r]: read segments that hold a byte of region r (bytes
+	 * r << seg_shift onwards; capacity >> seg_shift < HDD_SEG_REGIONS), so a
+	 * read whose region holds none misses without a look at them.
+	 */
+	unsigned seg_shift;
+	uint8_t seg_count[HDD_SEG_REGIONS];
 	struct hdd_dirty *dirty;	/* wcache_extents slots, in no order (hdd_dirty_at()) */
 	uint16_t *dirty_order;		/* the slots of the dirty extents in offset (so track) order */
 	uint16_t *dirty_free;		/* [0, wcache_extents - ndirty): the free slots */
@@ -504,21 +568,41 @@ struct hdd {
 	unsigned wait_head, nwait;
 	/* command queue */
 	struct hdd_queue *queue;
+	/*
+	 * The lone command that needs the head, kept beside the queue (solo_on),
+	 * never both: at QD 1 the queue's arrays are never touched. A second
+	 * command moves it into the queue first (arrival order kept).
+	 */
+	struct hdd_cmd solo;
+	bool solo_on;
 	bool pick_avx2;			/* bound queued commands eight at a time (x86-64 AVX2) */
 	unsigned tags;			/* accepted commands not yet handed back */
 	struct hdd_backlog backlog;
-	struct req_heap done;		/* commands whose completion time is known */
+	/*
+	 * Commands whose completion time is known: done_solo alone while `done`
+	 * is empty (QD 1 never touches the heap), else all in `done`, which has
+	 * room for done_room (at least tags) entries.
+	 */
+	struct io_request *done_solo;
+	uint64_t done_solo_at;
+	unsigned done_room;
+	struct req_heap done;
 	uint64_t clock;			/* latest time the host has shown us */
 	struct sim_counters count;
 };
 
 /* hdd_cache.c */
 /* Time to move `bytes` over the interface, ns. */
-uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes);
+static inline uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
+{
+	return (uint64_t)(((unsigned __int128)bytes * h->bus_fp) >> 32);
+}
+
 /* hdd.c: the same for write data (bus_write_mib_s). */
 uint64_t hdd_bus_write_ns(const struct hdd *h, uint64_t bytes);
-/* A media read of [lo, start) ended at t0, head at u0: read ahead from start. */
-void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0);
+/* A media read of [lo, start) ended at t0, head at u0 (in zone z): read ahead from start. */
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, unsigned z,
+		      uint64_t t0);
 /* The head is given other work at t: keep what the stream read, move the head. */
 void hdd_stream_stop(struct hdd *h, uint64_t t);
 /* Bytes the active stream has read ahead by time t (0 when none). */
@@ -551,8 +635,29 @@ static inline struct hdd_dirty *hdd_dirty_at(const struct hdd *h, unsigned i)
 bool hdd_cache_put(struct hdd *h, struct io_request *req, uint64_t t);
 /* A destage has ended (at head_free): release its room, let waiting writes in. */
 void hdd_destage_done(struct hdd *h);
+/* The earliest known completion, UINT64_MAX when none. */
+static inline uint64_t hdd_done_min(const struct hdd *h)
+{
+	return h->done_solo ? h->done_solo_at : req_heap_min(&h->done);
+}
+
 /* Record that req completes at t (room in `done` is kept by hdd.c). */
-void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t);
+static inline void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
+{
+	req->complete_ns = t;
+	req->result = req->length;
+	if (!h->done_solo && !req_heap_count(&h->done)) {
+		h->done_solo = req;
+		h->done_solo_at = t;
+		return;
+	}
+	/* Cannot fail: hdd.c keeps room for every accepted command. */
+	if (h->done_solo) {		/* the older first: ties leave in push order */
+		(void)req_heap_push(&h->done, h->done_solo_at, h->done_solo);
+		h->done_solo = NULL;
+	}
+	(void)req_heap_push(&h->done, t, req);
+}
 
 /* hdd_sched.c */
 /* An empty queue for drive h (its geometry and costs set). */
@@ -560,7 +665,13 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h);
 /* Queue c (its seq is given here); the queue has room (fewer than ncq_depth). */
 static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 {
-	unsigned s = q->len++;
+	unsigned w = 0, s, n = q->len++;
+
+	while (!~q->used[w])		/* the lowest free slot */
+		w++;
+	s = w * 64 + (unsigned)__builtin_ctzll(~q->used[w]);
+	q->used[w] |= 1ULL << (s % 64);
+	q->span = s + 1 > q->span ? s + 1 : q->span;
 
 	q->ready[s] = c->ready;
 	q->ready_ub = c->ready > q->ready_ub ? c->ready : q->ready_ub;
@@ -570,7 +681,7 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->hash[s] = (uint32_t)((c->key * 0xbf58476d1ce4e5b9ULL) >> 32);	/* mixes every bit */
 	q->pos_lo[s] = (uint32_t)c->pos;
 	q->bias[s] = (uint64_t)(((unsigned __int128)c->arrival * q->aging_fp) >> 16);
-	if (!s)
+	if (!n)
 		q->bias_base = q->bias[s];
 	q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
 	q->seq[s] = q->next_seq++;
@@ -583,15 +694,15 @@ static inline void hdd_queue_push(struct hdd_queue *q, const struct hdd_cmd *c)
 	q->redisconnect[s] = c->redisconnect;
 	q->req[s] = c->req;
 	q->next[s] = HDD_QUEUE_NONE;	/* the newest: last in arrival order */
-	q->prev[s] = s ? (uint16_t)q->tail : HDD_QUEUE_NONE;
-	if (s)
+	q->prev[s] = n ? (uint16_t)q->tail : HDD_QUEUE_NONE;
+	if (n)
 		q->next[q->tail] = (uint16_t)s;
 	else
 		q->first = s;
 	q->tail = s;
 }
 
-/* Take the command in `slot` out of the queue (another may move into the slot). */
+/* Take the command in `slot` out of the queue. */
 void hdd_queue_remove(struct hdd_queue *q, unsigned slot);
 /* When the oldest queued command is ready (the queue is not empty). */
 static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
@@ -599,7 +710,14 @@ static inline uint64_t hdd_queue_first_ready(const struct hdd_queue *q)
 	return q->ready[q->first];
 }
 /* The invariants of struct hdd_queue, checked with BUG_ON (debug builds). */
+#ifdef NDEBUG
+static inline void hdd_queue_check(const struct hdd_queue *q)
+{
+	(void)q;
+}
+#else
 void hdd_queue_check(const struct hdd_queue *q);
+#endif
 /* Whether this CPU runs the vector pick (AVX2, FMA, BMI2). */
 bool hdd_pick_avx2_supported(void);
 /*
@@ -608,6 +726,8 @@ bool hdd_pick_avx2_supported(void);
  * equals; *reach is its positioning time.
  */
 int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *reach);
+/* The same for the lone command c beside an empty queue (h->solo): whether it is ready. */
+bool hdd_pick_solo(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t *reach);
 /* The dirty extent to destage at time T, or -1 when none is ready (pure SPTF). */
 int hdd_pick_dirty(const struct hdd *h, uint64_t T, uint64_t *reach);
 

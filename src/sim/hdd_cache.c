@@ -28,19 +28,6 @@
 
 #include <string.h>
 
-uint64_t hdd_bus_ns(const struct hdd *h, uint64_t bytes)
-{
-	return (uint64_t)(((unsigned __int128)bytes * h->bus_fp) >> 32);
-}
-
-void hdd_push_done(struct hdd *h, struct io_request *req, uint64_t t)
-{
-	req->complete_ns = t;
-	req->result = req->length;
-	/* Cannot fail: hdd.c keeps room for every accepted command. */
-	(void)req_heap_push(&h->done, t, req);
-}
-
 /*
  * read_ahead=track: the end of the track at u0 (the head after a read from
  * lo), or of the track after it when the read began on an earlier track.
@@ -65,21 +52,53 @@ static uint64_t stream_limit(const struct hdd *h, uint64_t lo, uint64_t start, u
 	}
 }
 
-void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, uint64_t t0)
+/* seg_count's regions r to e (r < e) by delta: a segment across regions, rare. */
+__attribute__((noinline)) static void segment_count_span(struct hdd *h, uint64_t r, uint64_t e,
+							 int delta)
+{
+	for (; r <= e; r++)
+		h->seg_count[r] = (uint8_t)(h->seg_count[r] + delta);
+}
+
+/* Count [lo, hi) (not empty) in seg_count by `delta`. */
+static inline void segment_count(struct hdd *h, uint64_t lo, uint64_t hi, int delta)
+{
+	uint64_t r = lo >> h->seg_shift, e = (hi - 1) >> h->seg_shift;
+
+	if (r == e)
+		h->seg_count[r] = (uint8_t)(h->seg_count[r] + delta);
+	else
+		segment_count_span(h, r, e, delta);
+}
+
+/* Read segment i holds [lo, hi) now (none if hi <= lo). */
+static inline void segment_set(struct hdd *h, unsigned i, uint64_t lo, uint64_t hi)
+{
+	if (h->seg_hi[i] > h->seg_lo[i])
+		segment_count(h, h->seg_lo[i], h->seg_hi[i], -1);
+	h->seg_lo[i] = lo;
+	h->seg_hi[i] = hi;
+	if (hi > lo)
+		segment_count(h, lo, hi, 1);
+}
+
+void hdd_stream_start(struct hdd *h, uint64_t lo, uint64_t start, uint64_t u0, unsigned z,
+		      uint64_t t0)
 {
 	/* read_ahead=track and window keep only what they read ahead, not the host's data */
 	bool ahead_only = h->cfg.read_ahead != HDD_AHEAD_SEGMENT;
 
 	if (h->cfg.stream_takes_segment && h->nseg)	/* its segment's old data go now */
-		h->seg[h->seg_next] = (struct hdd_segment){ 0, 0 };
+		segment_set(h, h->seg_next, 0, 0);
 	h->stream = (struct hdd_stream){
 		.active = true, .lo = ahead_only ? start : lo, .start = start, .u0 = u0, .t0 = t0,
 		.consumed = start, .limit = stream_limit(h, lo, start, u0),
+		.zone = z,
 	};
 }
 
-/* How far the stream has read by time t. */
-static uint64_t stream_pos(const struct hdd *h, uint64_t t)
+/* stream_pos() once the stream has run (t > t0). */
+static uint64_t stream_pos_ran(const struct hdd *h, uint64_t t)
 {
 	const struct hdd_stream *st = &h->stream;
 	uint64_t s, cap = st->consumed + h->ahead_bytes;
@@ -88,12 +107,17 @@ static uint64_t stream_pos(const struct hdd *h, uint64_t t)
 		cap = st->limit;
 	if (cap > h->geom.capacity)
 		cap = h->geom.capacity;
-	if (t <= st->t0)
-		return st->start;
-	s = hdd_s_of(&h->geom, hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)));
+	s = hdd_s_of_from(&h->geom,
+			  hdd_u_after(&h->geom, st->u0, hdd_revs_in(&h->geom, t - st->t0)), st->zone);
 	if (s < st->start)
 		s = st->start;
 	return s < cap ? s : cap;
+}
+
+/* How far the stream has read by time t (at QD > 1 it is stopped as it starts). */
+static inline uint64_t stream_pos(const struct hdd *h, uint64_t t)
+{
+	return t <= h->stream.t0 ? h->stream.start : stream_pos_ran(h, t);
 }
 
 uint64_t hdd_stream_read(const struct hdd *h, uint64_t t)
@@ -104,14 +128,12 @@ uint64_t hdd_stream_read(const struct hdd *h, uint64_t t)
 /* Keep [lo, hi) as a read segment, in place of the oldest. */
 static void segment_keep(struct hdd *h, uint64_t lo, uint64_t hi)
 {
-	struct hdd_segment *sg;
+	unsigned i = h->seg_next;
 
 	if (!h->nseg || hi <= lo)
 		return;
-	sg = &h->seg[h->seg_next];
-	sg->hi = hi;
-	sg->lo = hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo;
-	h->seg_next = (h->seg_next + 1) % h->nseg;
+	segment_set(h, i, hi - lo > h->seg_bytes ? hi - h->seg_bytes : lo, hi);
+	h->seg_next = i + 1 < h->nseg ? i + 1 : 0;	/* a ring, without a division */
 }
 
 void hdd_stream_stop(struct hdd *h, uint64_t t)
@@ -159,14 +181,27 @@ static uint64_t stream_hit(struct hdd *h, uint64_t c, uint64_t d, uint64_t now)
 	return ready;
 }
 
-/* Whether a read segment holds [c, d); branch-free, as random reads miss. */
+/*
+ * Whether a read segment holds [c, d); branch-free, as random reads miss.
+ * Offsets are below 2^63, so c - lo and hi - d have their top bit set
+ * exactly when c < lo or d > hi: a segment holds the read when neither does,
+ * and the AND over all segments keeps the top bit when none does (two
+ * subtractions, an OR and an AND per segment, no compare).
+ */
 static bool segment_hit(const struct hdd *h, uint64_t c, uint64_t d)
 {
-	unsigned hit = 0;
+	uint64_t miss = UINT64_MAX;
 
-	for (unsigned i = 0; i < h->nseg; i++)
-		hit |= (c >= h->seg[i].lo) & (d <= h->seg[i].hi);
-	return hit;
+	if (!h->seg_count[c >> h->seg_shift]) {	/* no segment holds a byte of c's region */
+#ifndef NDEBUG
+		for (unsigned i = 0; i < h->nseg; i++)
+			BUG_ON(c >= h->seg_lo[i] && d <= h->seg_hi[i]);
+#endif
+		return false;
+	}
+	for (unsigned i = 0; i < (h->nseg + 1) / 2 * 2; i++)	/* the zeros after nseg miss */
+		miss &= (c - h->seg_lo[i]) | (h->seg_hi[i] - d);
+	return !(miss >> 63);
 }
 
 unsigned hdd_dirty_after(const struct hdd *h, uint64_t c)
@@ -303,7 +338,7 @@ void hdd_destage_done(struct hdd *h)
 
 		if (!hdd_cache_put(h, w->req, t))
 			break;
-		h->wait_head = (h->wait_head + 1) % h->cfg.ncq_depth;
+		h->wait_head = h->wait_head + 1 < h->cfg.ncq_depth ? h->wait_head + 1 : 0;
 		h->nwait--;
 	}
 }

@@ -152,6 +152,9 @@ static void build_zone_lut(struct hdd_geom *g)
 	uint64_t u_end = (uint64_t)g->tracks << 32;
 	unsigned z = 0;
 
+	for (unsigned i = 0; i < g->nzones; i++)
+		g->zhot[i] = (struct hdd_zone_hot){ g->zone[i].s0, g->zone[i].u0, g->zone[i].u_per_byte,
+						    g->zone[i].bytes_per_u };
 	/* Denominators one past the largest value: no index reaches HDD_ZONE_LUT. */
 	g->lut_mul = (uint64_t)(((unsigned __int128)HDD_ZONE_LUT << 64) / (g->capacity + 1));
 	for (unsigned i = 0; i < HDD_ZONE_LUT; i++) {
@@ -159,7 +162,7 @@ static void build_zone_lut(struct hdd_geom *g)
 
 		while (z + 1 < g->nzones && s >= g->zone[z + 1].s0)
 			z++;
-		g->zone_lut[i] = (uint16_t)z;
+		g->zone_lut[i] = (uint8_t)z;
 	}
 	g->ulut_mul = (uint64_t)(((unsigned __int128)HDD_ZONE_LUT << 64) / (u_end + 1));
 	z = 0;
@@ -168,7 +171,7 @@ static void build_zone_lut(struct hdd_geom *g)
 
 		while (z + 1 < g->nzones && u >= g->zone[z + 1].u0)
 			z++;
-		g->zone_ulut[i] = (uint16_t)z;
+		g->zone_ulut[i] = (uint8_t)z;
 	}
 }
 
@@ -367,7 +370,7 @@ static void build_within_table(struct hdd_geom *g)
 /* Skew within a zone from its first track to the one rel tracks on (f in hdd.h). */
 static uint64_t zone_skew_f(const struct hdd_geom *g, const struct hdd_zone *zn, uint32_t rel)
 {
-	uint64_t cyls = rel / g->surfaces;
+	uint64_t cyls = hdd_cyl_of(g, rel);
 
 	return (uint64_t)(rel - cyls) * zn->tskew + cyls * zn->cskew;
 }
@@ -576,12 +579,10 @@ static int build_layout(struct hdd_geom *g, const struct hdd_config *c, struct e
 	return 0;
 }
 
-uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
+uint64_t hdd_skewed_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 {
 	uint32_t trk;
 
-	if (!g->skewed)
-		return u + revs;
 	trk = hdd_skew_track(g, u);
 	/* track by track: its data, then the skew to the next (the head waits at its start) */
 	for (;;) {
@@ -601,6 +602,22 @@ uint64_t hdd_u_after(const struct hdd_geom *g, uint64_t u, uint64_t revs)
 	}
 }
 
+/*
+ * trk / surfaces without a division: m = floor(2^(31 + l) / s) + 1 with
+ * 2^(l-1) < s <= 2^l gives trk × m / 2^(31 + l) within 1/s above trk / s for
+ * every trk < 2^31 (Granlund and Montgomery), so its floor is exact; the
+ * product stays below 2^64.
+ */
+static void set_cyl_divisor(struct hdd_geom *g)
+{
+	unsigned l = 0;
+
+	while (1u << l < g->surfaces)
+		l++;
+	g->cyl_shift = 31 + l;
+	g->cyl_mul = ((uint64_t)1 << g->cyl_shift) / g->surfaces + 1;
+}
+
 int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg *err)
 {
 	uint64_t tracks = hdd_geom_tracks(c);
@@ -613,6 +630,7 @@ int hdd_geom_init(struct hdd_geom *g, const struct hdd_config *c, struct errmsg 
 	g->capacity = c->capacity;
 	g->tracks = (uint32_t)tracks;
 	g->surfaces = (uint32_t)c->surfaces;
+	set_cyl_divisor(g);
 	g->cylinders = (uint32_t)hdd_geom_cylinders(c);
 	g->nzones = (unsigned)c->zones;
 	g->rev_ns = rev_seconds(c) * 1e9;

@@ -32,30 +32,34 @@
 #define ROT_TOLERANCE (1u << 20)	/* a sector reached < 2^-12 rev late still reads */
 #define SEQ_NONE INT64_MAX		/* above every seq */
 
+#ifndef NDEBUG
 void hdd_queue_check(const struct hdd_queue *q)
 {
-#ifndef NDEBUG
 	uint64_t seen[HDD_QUEUE_SLOTS / 64] = { 0 };
 	unsigned n = 0, before = HDD_QUEUE_NONE;
 
-	BUG_ON(q->len > HDD_QUEUE_MAX);
+	BUG_ON(q->len > HDD_QUEUE_MAX || q->span > HDD_QUEUE_SLOTS);
 	for (unsigned s = q->len ? q->first : HDD_QUEUE_NONE; s != HDD_QUEUE_NONE;
 	     before = s, s = q->next[s]) {
-		BUG_ON(s >= q->len || seen[s / 64] >> (s % 64) & 1 || q->prev[s] != before);
+		BUG_ON(s >= q->span || seen[s / 64] >> (s % 64) & 1 || q->prev[s] != before);
 		seen[s / 64] |= 1ULL << (s % 64);
 		BUG_ON(before != HDD_QUEUE_NONE && q->seq[s] <= q->seq[before]);
 		BUG_ON(q->seq[s] >= SEQ_NONE);
 		n++;
 	}
-	BUG_ON(n != q->len || (n && q->tail != before));
-	for (unsigned s = q->len; s < HDD_QUEUE_SLOTS; s++)
-		BUG_ON(q->seq[s] != SEQ_NONE || q->ready[s] || q->bias_f[s] != INFINITY);
-	for (unsigned s = 0; s < q->len; s++)
-		BUG_ON(q->bias[s] < q->bias_base || q->bias_f[s] > (double)(q->bias[s] - q->bias_base));
-#else
-	(void)q;
-#endif
+	BUG_ON(n != q->len || (n && q->tail != before) || (!n && q->span));
+	BUG_ON(n && !(seen[(q->span - 1) / 64] >> ((q->span - 1) % 64) & 1));	/* span: the highest + 1 */
+	for (unsigned w = 0; w < HDD_QUEUE_SLOTS / 64; w++)
+		BUG_ON(seen[w] != q->used[w]);
+	for (unsigned s = 0; s < HDD_QUEUE_SLOTS; s++) {
+		if (!(seen[s / 64] >> (s % 64) & 1))
+			BUG_ON(q->seq[s] != SEQ_NONE || q->ready[s] || q->bias_f[s] != INFINITY);
+		else
+			BUG_ON(q->bias[s] < q->bias_base ||
+			       q->bias_f[s] > (double)(q->bias[s] - q->bias_base));
+	}
 }
+#endif
 
 /* Whether seek_lb + (d - 1) × slope (16.16) stays a nanosecond below d's seek. */
 static bool seek_bound_holds(const struct hdd_geom *g, uint64_t lb, uint64_t slope, uint64_t d)
@@ -116,45 +120,12 @@ void hdd_queue_init(struct hdd_queue *q, const struct hdd *h)
 	q->t_max = h->geom.rev_ns * 64 < 0x1p30 ? (uint32_t)(h->geom.rev_ns * 64) : 1u << 30;
 }
 
-/* Copy slot `from` into slot `to`, and point its neighbours in arrival order at `to`. */
-static void queue_move(struct hdd_queue *q, unsigned to, unsigned from)
-{
-	unsigned p = q->prev[from], n = q->next[from];
-
-	q->ready[to] = q->ready[from];
-	q->arrival[to] = q->arrival[from];
-	q->data_at[to] = q->data_at[from];
-	q->pos[to] = q->pos[from];
-	q->hash[to] = q->hash[from];
-	q->pos_lo[to] = q->pos_lo[from];
-	q->bias_f[to] = q->bias_f[from];
-	q->bias[to] = q->bias[from];
-	q->seq[to] = q->seq[from];
-	q->cyl[to] = q->cyl[from];
-	q->trk[to] = q->trk[from];
-	q->ang[to] = q->ang[from];
-	q->access[to] = q->access[from];
-	q->write[to] = q->write[from];
-	q->redisconnect[to] = q->redisconnect[from];
-	q->req[to] = q->req[from];
-	q->prev[to] = (uint16_t)p;
-	q->next[to] = (uint16_t)n;
-	if (p == HDD_QUEUE_NONE)
-		q->first = to;
-	else
-		q->next[p] = (uint16_t)to;
-	if (n == HDD_QUEUE_NONE)
-		q->tail = to;
-	else
-		q->prev[n] = (uint16_t)to;
-}
-
 void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 {
-	unsigned last, p, n;
+	unsigned p, n, w;
 
-	BUG_ON(slot >= q->len);
-	last = --q->len;
+	BUG_ON(slot >= q->span || !(q->used[slot / 64] >> (slot % 64) & 1));
+	q->len--;
 	q->nwrite -= q->write[slot] != 0;
 	p = q->prev[slot];
 	n = q->next[slot];
@@ -162,17 +133,21 @@ void hdd_queue_remove(struct hdd_queue *q, unsigned slot)
 		q->first = n;
 	else
 		q->next[p] = (uint16_t)n;
-	if (!last)
+	if (!q->len)
 		q->ready_ub = 0;
 	if (n == HDD_QUEUE_NONE)
 		q->tail = p;
 	else
 		q->prev[n] = (uint16_t)p;
-	if (slot != last)
-		queue_move(q, slot, last);
-	q->seq[last] = SEQ_NONE;	/* never eligible, never unready */
-	q->ready[last] = 0;
-	q->bias_f[last] = INFINITY;
+	q->used[slot / 64] &= ~(1ULL << (slot % 64));
+	q->seq[slot] = SEQ_NONE;	/* never eligible, never unready */
+	q->ready[slot] = 0;
+	q->bias_f[slot] = INFINITY;
+	if (slot + 1 < q->span)
+		return;
+	for (w = slot / 64 + 1; w-- > 0 && !q->used[w];)	/* the highest used slot */
+		;
+	q->span = w < HDD_QUEUE_SLOTS / 64 ? w * 64 + 64 - (unsigned)__builtin_clzll(q->used[w]) : 0;
 }
 
 /* The head as a scheduling decision at time T sees it. */
@@ -472,7 +447,7 @@ AVX2 static unsigned v_bounds(const struct hdd_queue *q, const struct v_at *a, f
 	v8 zero = _mm256_setzero_si256();
 	_Alignas(32) uint32_t s8[8];
 
-	for (unsigned j = 0; j < q->len; j += 8, lane = _mm256_add_epi32(lane, _mm256_set1_epi32(8))) {
+	for (unsigned j = 0; j < q->span; j += 8, lane = _mm256_add_epi32(lane, _mm256_set1_epi32(8))) {
 		v8 d = _mm256_sub_epi32(V_LOAD(q->cyl, j), a->cyl);
 		v8 dist = _mm256_abs_epi32(d);
 		v8 seek = _mm256_add_epi32(a->lb_seek, _mm256_mullo_epi32(
@@ -527,10 +502,14 @@ AVX2 static unsigned v_candidates(const struct hdd_queue *q, const float *lb, fl
 				  uint8_t *list)
 {
 	const uint64_t bytes = 0x0101010101010101ULL;
-	__m256 over_limit = _mm256_set1_ps(limit);
+	__m256 over_limit = _mm256_set1_ps(limit), any = _mm256_setzero_ps();
 	unsigned n = 0;
 
-	for (unsigned j = 0; j < q->len; j += 8) {
+	for (unsigned j = 0; j < q->span; j += 8)	/* usually none: the least bound wins */
+		any = _mm256_or_ps(any, _mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
+	if (_mm256_testz_ps(any, any))
+		return 0;
+	for (unsigned j = 0; j < q->span; j += 8) {
 		unsigned in = (unsigned)_mm256_movemask_ps(
 			_mm256_cmp_ps(_mm256_load_ps(lb + j), over_limit, _CMP_LE_OQ));
 		uint64_t slots = _pext_u64(0x0706050403020100ULL + j * bytes,
@@ -546,7 +525,7 @@ AVX2 static unsigned v_candidates(const struct hdd_queue *q, const float *lb, fl
 static void rebase(struct hdd_queue *q)
 {
 	q->bias_base = q->bias[q->first];
-	for (unsigned s = 0; s < q->len; s++)
+	for (unsigned s = q->first; s != HDD_QUEUE_NONE; s = q->next[s])	/* free slots stay */
 		q->bias_f[s] = hdd_float_down(q->bias[s] - q->bias_base);
 }
 
@@ -613,21 +592,36 @@ static int pick_cmd_vector(const struct hdd *h, uint64_t T, uint64_t *best_reach
 }
 #endif
 
+bool hdd_pick_solo(const struct hdd *h, const struct hdd_cmd *c, uint64_t T, uint64_t *reach)
+{
+	struct sched_at b = sched_at(h, T);
+	uint64_t move, data;
+
+	if (c->ready > T)
+		return false;
+	move = move_ns(h, &b, c->pos, c->trk, c->cyl, c->access, c->write);
+	data = c->data_at > T ? c->data_at - T : 0;
+	move = move > data ? move : data;
+	*reach = move + wait_ns(h, &b, move, c->ang);
+	return true;
+}
+
 int hdd_pick_cmd(const struct hdd *h, uint64_t T, uint64_t *best_reach)
 {
 	int best;
 
 	if (!h->queue->len)
 		return -1;
-	if (h->queue->len == 1) {	/* QD1: the only one, once it is ready */
+	if (h->queue->len == 1) {	/* the only one, once it is ready */
 		struct sched_at b = sched_at(h, T);
+		unsigned s = h->queue->first;
 		uint64_t move;
 
-		if (h->queue->ready[0] > T)
+		if (h->queue->ready[s] > T)
 			return -1;
-		move = cmd_move_ns(h, &b, 0);
-		*best_reach = move + wait_ns(h, &b, move, h->queue->ang[0]);
-		return 0;
+		move = cmd_move_ns(h, &b, s);
+		*best_reach = move + wait_ns(h, &b, move, h->queue->ang[s]);
+		return (int)s;
 	}
 	if (!h->fuzz_fp)
 		return pick_cmd_pruned(h, T, best_reach);

@@ -4,9 +4,10 @@
  * cylinders of several surfaces with a head switch, DiskSim's seek
  * equation, the read and write water marks, the controller times of read
  * hits and after a write, read-ahead to the track's end or one segment past
- * a miss (window), the further time of a read hit that jumps, and the refusals
- * that keep them sane. Requests go one at a time, each submitted when the one before
- * completed (as DiskSim's validation traces were measured).
+ * a miss (window), the further time of a read hit that jumps, the refusals
+ * that keep them sane, and the cylinder of a track found without a division.
+ * Requests go one at a time, each submitted when the one before completed
+ * (as DiskSim's validation traces were measured).
  */
 #include <errno.h>
 #include <math.h>
@@ -326,10 +327,40 @@ static void refusals(struct check_state *st)
 	refuse(st, "capacity=1m,zones=1,surfaces=64", "two cylinders");
 }
 
+/*
+ * The cylinder of a track is found by a multiply and a shift, not a
+ * division: exact for every count of surfaces and the tracks a drive can
+ * have (below 2^31), the first ones, those next to multiples of it and the
+ * last ones checked.
+ */
+static void cylinder_of(struct check_state *st)
+{
+	static struct hdd_geom g;
+	unsigned long long bad = 0, n = 0;
+	char extra[32];
+
+	for (unsigned s = 1; s <= 64; s++) {
+		struct hdd_config c;
+
+		snprintf(extra, sizeof(extra), "surfaces=%u", s);
+		c = drive(extra);
+		CHECK(st, hdd_geom_init(&g, &c, NULL) == 0, "geometry of %u surfaces", s);
+		for (uint32_t k = 0; k < 4096; k++) {
+			uint32_t t[] = { k, k * s - (k > 0), 0x7fffffffu - k,
+					 (uint32_t)(((uint64_t)k * 2654435761u) % 0x80000000u) };
+
+			for (unsigned i = 0; i < sizeof(t) / sizeof(*t); i++, n++)
+				bad += hdd_cyl_of(&g, t[i]) != t[i] / s;
+		}
+	}
+	CHECK(st, !bad, "%llu of %llu cylinders differ from the division", bad, n);
+}
+
 int main(void)
 {
 	struct check_state st = { 0 };
 
+	cylinder_of(&st);
 	head_switch(&st);
 	seek_equation(&st);
 	water_marks(&st);
