@@ -34,10 +34,10 @@ struct engine {
 	uint64_t issue_limit;	/* IOs a measurement may issue (--ios, --bytes) */
 
 	bool measuring;
-	bool stopping;
 	bool out_of_memory;	/* the timeline could not grow: the run ended early */
 	unsigned inflight;
 	uint64_t issued_ios;
+	uint64_t issue_end;	/* issue while issued_ios < issue_end: 0 once a stop rule fired */
 	uint64_t start_ns;
 	uint64_t last_complete_ns;
 	size_t second;		/* timeline second of [second_start, second_end) */
@@ -103,9 +103,15 @@ static uint64_t issue_limit(const struct job_spec *spec)
 	return spec->max_bytes && by_bytes < limit ? by_bytes : limit;
 }
 
-static bool may_issue(const struct engine *e)
+static inline bool may_issue(const struct engine *e)
 {
-	return !e->stopping && (!e->measuring || e->issued_ios < e->issue_limit);
+	return e->issued_ios < e->issue_end;
+}
+
+/* A stop rule fired (or an error): issue no more in this phase. */
+static inline void stop_issuing(struct engine *e)
+{
+	e->issue_end = 0;
 }
 
 static inline __attribute__((always_inline)) int issue(struct engine *e, struct io_request *req,
@@ -129,7 +135,7 @@ static void record_error(struct engine *e, const struct io_request *req)
 {
 	struct run_error *err = &e->r->error;
 
-	e->stopping = true;
+	stop_issuing(e);
 	if (err->set)
 		return;
 	err->set = true;
@@ -156,7 +162,7 @@ static inline __attribute__((always_inline)) void account(struct engine *e,
 	op->bytes += req->length;
 	hist_add(&op->lat, lat);
 	if (timeline_add(&op->timeline, e->second, req->length, lat)) {
-		e->stopping = true;	/* end the run, keep what we have */
+		stop_issuing(e);	/* end the run, keep what we have */
 		e->out_of_memory = true;
 	}
 	if (done > e->last_complete_ns)
@@ -198,7 +204,7 @@ static int complete_verified(struct engine *e, int n)
 static void start_phase(struct engine *e, bool measuring, uint64_t now)
 {
 	e->measuring = measuring;
-	e->stopping = false;
+	e->issue_end = measuring ? e->issue_limit : UINT64_MAX;
 	e->issued_ios = 0;
 	e->start_ns = now;
 	e->last_complete_ns = now;
@@ -228,12 +234,12 @@ static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
 		else if ((n = complete_verified(e, n)) < 0)
 			return n;
 		if (*e->stop) {
-			e->stopping = true;
+			stop_issuing(e);
 			e->r->interrupted = true;
 		}
 		now = backend_now_ns(e->be);
 		if (duration_ns && now - e->start_ns >= duration_ns)
-			e->stopping = true;
+			stop_issuing(e);
 		for (int i = 0; i < n && may_issue(e) && !ret; i++)
 			ret = issue(e, e->done[i], now);
 	}
@@ -419,13 +425,13 @@ int engine_stream_reissue(struct engine *e, struct io_request *req, uint64_t now
 
 void engine_stream_stop(struct engine *e)
 {
-	e->stopping = true;
+	stop_issuing(e);
 }
 
 void engine_stream_check_time(struct engine *e, uint64_t duration_ns, uint64_t now)
 {
 	if (duration_ns && now - e->start_ns >= duration_ns)
-		e->stopping = true;
+		stop_issuing(e);
 }
 
 unsigned engine_stream_inflight(const struct engine *e)
