@@ -18,6 +18,18 @@
 #include "util/rng.h"
 #include "util/units.h"
 
+/*
+ * The IOs an op completed in the current second since its timeline last took
+ * them: op_result.ios and bytes beyond these counts, and their highest
+ * latency. The timeline takes them when the second changes and when the
+ * phase ends (timeline_flush), so that an IO costs the timeline one compare.
+ */
+struct second_tally {
+	uint64_t ios_before;
+	uint64_t bytes_before;
+	uint64_t max_lat_ns;
+};
+
 struct engine {
 	const struct job_spec *spec;
 	struct backend *be;
@@ -40,9 +52,10 @@ struct engine {
 	uint64_t issue_end;	/* issue while issued_ios < issue_end: 0 once a stop rule fired */
 	uint64_t start_ns;
 	uint64_t last_complete_ns;
-	size_t second;		/* timeline second of [second_start, second_end) */
+	size_t second;		/* timeline second of (second_start, second_end] */
 	uint64_t second_start_ns;
 	uint64_t second_end_ns;
+	struct second_tally tally[2];	/* per op: the IOs of `second` not in the timeline yet */
 };
 
 int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
@@ -145,26 +158,63 @@ static void record_error(struct engine *e, const struct io_request *req)
 	err->result = req->result;
 }
 
+/* Out of memory for the timeline: end the run, keep what we have. */
+static void timeline_failed(struct engine *e)
+{
+	stop_issuing(e);
+	e->out_of_memory = true;
+}
+
+/* Give each op's timeline the IOs of `second` it has not taken yet. */
+static void timeline_flush(struct engine *e)
+{
+	for (int i = 0; i < 2; i++) {
+		struct op_result *op = &e->r->op[i];
+		struct second_tally *t = &e->tally[i];
+		uint64_t ios = op->ios - t->ios_before;
+
+		if (!ios)
+			continue;
+		if (timeline_add_ios(&op->timeline, e->second, ios, op->bytes - t->bytes_before,
+				     t->max_lat_ns))
+			timeline_failed(e);
+		*t = (struct second_tally){ op->ios, op->bytes, 0 };
+	}
+}
+
+/*
+ * A completion at `done` outside the current second: the timeline takes the
+ * old second's IOs, and the new second gets its place in the timeline of
+ * `op`, whose IO it is (the other op's when its first IO there is taken).
+ */
+static void enter_second(struct engine *e, uint64_t done, enum io_op op)
+{
+	struct timeline *t = &e->r->op[op].timeline;
+
+	timeline_flush(e);
+	/* second k holds completions in (k s, k+1 s]: a run of exactly N s has N seconds */
+	e->second = done > e->start_ns ? (done - e->start_ns - 1) / NSEC_PER_SEC : 0;
+	e->second_start_ns = e->start_ns + e->second * NSEC_PER_SEC;
+	e->second_end_ns = e->second_start_ns + NSEC_PER_SEC;
+	if (e->second >= t->len && timeline_grow(t, e->second))
+		timeline_failed(e);
+}
+
 static inline __attribute__((always_inline)) void account(struct engine *e,
 							     const struct io_request *req)
 {
 	struct op_result *op = &e->r->op[req->op];
+	struct second_tally *t = &e->tally[req->op];
 	uint64_t done = req->complete_ns;
 	uint64_t lat = done > req->submit_ns ? done - req->submit_ns : 0;
 
-	/* second k holds completions in (k s, k+1 s]: a run of exactly N s has N seconds */
-	if (done <= e->second_start_ns || done > e->second_end_ns) {
-		e->second = done > e->start_ns ? (done - e->start_ns - 1) / NSEC_PER_SEC : 0;
-		e->second_start_ns = e->start_ns + e->second * NSEC_PER_SEC;
-		e->second_end_ns = e->second_start_ns + NSEC_PER_SEC;
-	}
+	if (__builtin_expect(done <= e->second_start_ns || done > e->second_end_ns, 0))
+		enter_second(e, done, req->op);
 	op->ios++;
 	op->bytes += req->length;
 	hist_add(&op->lat, lat);
-	if (timeline_add(&op->timeline, e->second, req->length, lat)) {
-		stop_issuing(e);	/* end the run, keep what we have */
-		e->out_of_memory = true;
-	}
+	if (lat > t->max_lat_ns)
+		t->max_lat_ns = lat;
 	if (done > e->last_complete_ns)
 		e->last_complete_ns = done;
 }
@@ -211,16 +261,29 @@ static void start_phase(struct engine *e, bool measuring, uint64_t now)
 	e->second = 0;
 	e->second_start_ns = now;
 	e->second_end_ns = now + NSEC_PER_SEC;
+	for (int i = 0; i < 2; i++)
+		e->tally[i] = (struct second_tally){ e->r->op[i].ios, e->r->op[i].bytes, 0 };
 }
 
-/* Run until `duration_ns` (0: no limit) or another stop rule, then drain. */
-static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
+/* Reissue the `n` requests in done[] at `now` while the stop rules let it. */
+static inline __attribute__((always_inline)) int reissue(struct engine *e, int n, uint64_t now)
+{
+	for (int i = 0; i < n && may_issue(e); i++) {
+		int ret = issue(e, e->done[i], now);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The loop of run_phase: fill the queue, then reap, complete, stop rules, reissue. */
+static inline __attribute__((always_inline)) int run_loop(struct engine *e,
+							     uint64_t duration_ns, uint64_t now)
 {
 	unsigned qd = e->spec->qd;
-	uint64_t now = backend_now_ns(e->be);
 	int ret = 0;
 
-	start_phase(e, measuring, now);
 	for (unsigned i = 0; i < qd && may_issue(e) && !ret; i++)
 		ret = issue(e, &e->reqs[i], now);
 	while (e->inflight && !ret) {
@@ -240,9 +303,21 @@ static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
 		now = backend_now_ns(e->be);
 		if (duration_ns && now - e->start_ns >= duration_ns)
 			stop_issuing(e);
-		for (int i = 0; i < n && may_issue(e) && !ret; i++)
-			ret = issue(e, e->done[i], now);
+		ret = reissue(e, n, now);
 	}
+	return ret;
+}
+
+/* Run until `duration_ns` (0: no limit) or another stop rule, then drain. */
+static int run_phase(struct engine *e, uint64_t duration_ns, bool measuring)
+{
+	uint64_t now = backend_now_ns(e->be);
+	int ret;
+
+	start_phase(e, measuring, now);
+	ret = run_loop(e, duration_ns, now);
+	if (measuring)
+		timeline_flush(e);
 	return ret;
 }
 
@@ -439,8 +514,9 @@ unsigned engine_stream_inflight(const struct engine *e)
 	return e->inflight;
 }
 
-void engine_stream_set_elapsed(struct engine *e)
+void engine_stream_end_measurement(struct engine *e)
 {
+	timeline_flush(e);
 	e->r->elapsed_ns = e->last_complete_ns - e->start_ns;
 }
 
