@@ -52,9 +52,8 @@ struct engine {
 	uint64_t issue_end;	/* issue while issued_ios < issue_end: 0 once a stop rule fired */
 	uint64_t start_ns;
 	uint64_t last_complete_ns;
-	size_t second;		/* timeline second of (second_start, second_end] */
+	size_t second;		/* timeline second of (second_start, second_start + 1 s] */
 	uint64_t second_start_ns;
-	uint64_t second_end_ns;
 	struct second_tally tally[2];	/* per op: the IOs of `second` not in the timeline yet */
 };
 
@@ -175,6 +174,8 @@ static void timeline_flush(struct engine *e)
 
 		if (!ios)
 			continue;
+		if (t->max_lat_ns > op->lat.max)
+			op->lat.max = t->max_lat_ns;	/* hist_add_but_max() left it to us */
 		if (timeline_add_ios(&op->timeline, e->second, ios, op->bytes - t->bytes_before,
 				     t->max_lat_ns))
 			timeline_failed(e);
@@ -195,7 +196,6 @@ static void enter_second(struct engine *e, uint64_t done, enum io_op op)
 	/* second k holds completions in (k s, k+1 s]: a run of exactly N s has N seconds */
 	e->second = done > e->start_ns ? (done - e->start_ns - 1) / NSEC_PER_SEC : 0;
 	e->second_start_ns = e->start_ns + e->second * NSEC_PER_SEC;
-	e->second_end_ns = e->second_start_ns + NSEC_PER_SEC;
 	if (e->second >= t->len && timeline_grow(t, e->second))
 		timeline_failed(e);
 }
@@ -208,11 +208,12 @@ static inline __attribute__((always_inline)) void account(struct engine *e,
 	uint64_t done = req->complete_ns;
 	uint64_t lat = done > req->submit_ns ? done - req->submit_ns : 0;
 
-	if (__builtin_expect(done <= e->second_start_ns || done > e->second_end_ns, 0))
+	/* done in (second_start, second_start + 1 s], in one compare */
+	if (__builtin_expect(done - e->second_start_ns - 1 >= NSEC_PER_SEC, 0))
 		enter_second(e, done, req->op);
 	op->ios++;
+	hist_add_but_max(&op->lat, lat);
 	op->bytes += req->length;
-	hist_add(&op->lat, lat);
 	if (lat > t->max_lat_ns)
 		t->max_lat_ns = lat;
 	if (done > e->last_complete_ns)
@@ -260,7 +261,6 @@ static void start_phase(struct engine *e, bool measuring, uint64_t now)
 	e->last_complete_ns = now;
 	e->second = 0;
 	e->second_start_ns = now;
-	e->second_end_ns = now + NSEC_PER_SEC;
 	for (int i = 0; i < 2; i++)
 		e->tally[i] = (struct second_tally){ e->r->op[i].ios, e->r->op[i].bytes, 0 };
 }

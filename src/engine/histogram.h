@@ -40,13 +40,22 @@ static inline unsigned hist_index(uint64_t value)
 	return shift * HIST_SUB_BUCKETS + (unsigned)(value >> shift);
 }
 
-static inline void hist_add(struct histogram *h, uint64_t value)
+/*
+ * hist_add() but for `max`, for a caller that keeps the highest value
+ * elsewhere on its hot path and sets h->max from it before h is read.
+ */
+static inline void hist_add_but_max(struct histogram *h, uint64_t value)
 {
 	h->buckets[hist_index(value)]++;
 	h->count++;
 	h->sum += value;
 	if (value < h->min)
 		h->min = value;
+}
+
+static inline void hist_add(struct histogram *h, uint64_t value)
+{
+	hist_add_but_max(h, value);
 	if (value > h->max)
 		h->max = value;
 }
