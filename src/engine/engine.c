@@ -33,6 +33,7 @@ struct second_tally {
 struct engine {
 	const struct job_spec *spec;
 	struct backend *be;
+	struct backend_ops calls;	/* *be->ops, one load away on the hot path (set at open) */
 	const volatile sig_atomic_t *stop;
 	struct run_result *r;
 	struct offset_gen offsets;
@@ -136,11 +137,12 @@ static inline __attribute__((always_inline)) int issue(struct engine *e, struct 
 	req->offset = offset_gen_next(&e->offsets);
 	if (e->verify)
 		verify_before_queue(e->verify, req, &e->offsets);
-	backend_prefetch(e->be, offset_gen_peek(&e->offsets), req->length);
+	if (e->calls.prefetch)
+		e->calls.prefetch(e->be, offset_gen_peek(&e->offsets), req->length);
 	req->submit_ns = now;
 	e->issued_ios++;
 	e->inflight++;
-	return backend_queue(e->be, req);
+	return e->calls.queue(e->be, req);
 }
 
 static void record_error(struct engine *e, const struct io_request *req)
@@ -312,7 +314,7 @@ static inline __attribute__((always_inline)) int after_reap(struct engine *e, in
 		stop_issuing(e);
 		e->r->interrupted = true;
 	}
-	now = backend_now_ns(e->be);
+	now = e->calls.now_ns(e->be);
 	if (duration_ns && now - e->start_ns >= duration_ns)
 		stop_issuing(e);
 	return reissue(e, n, now);
@@ -333,7 +335,7 @@ static inline __attribute__((always_inline)) int run_loop(struct engine *e,
 	for (unsigned i = 0; i < qd && may_issue(e) && !ret; i++)
 		ret = issue(e, &e->reqs[i], now);
 	while (e->inflight && !ret) {
-		int n = backend_submit_and_reap(e->be, 1, e->done, qd);
+		int n = e->calls.submit_and_reap(e->be, 1, e->done, qd);
 
 		if (n < 0 && n != -EINTR)
 			return n;
@@ -424,6 +426,7 @@ static int engine_setup(struct engine *e, const struct job_spec *spec,
 		ret = verify_setup(e, spec, first_slot, err);
 	if (ret)
 		return ret;
+	e->calls = *e->be->ops;
 	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
 	e->mixed = spec->read_pct > 0 && spec->read_pct < 100;
 	e->op = spec->read_pct ? IO_READ : IO_WRITE;

@@ -30,13 +30,15 @@ struct histogram {
 	uint64_t buckets[HIST_BUCKETS];
 };
 
+/*
+ * Without a branch: below 256, value | 255 is 255, the shift 0 and the index
+ * the value itself; from 256 up, value | 255 has the top bit of value.
+ */
 static inline unsigned hist_index(uint64_t value)
 {
-	unsigned shift;
+	unsigned shift = 63 - (unsigned)__builtin_clzll(value | (2 * HIST_SUB_BUCKETS - 1)) -
+			 HIST_SUB_BITS;
 
-	if (value < 2 * HIST_SUB_BUCKETS)
-		return (unsigned)value;
-	shift = 63 - (unsigned)__builtin_clzll(value) - HIST_SUB_BITS;
 	return shift * HIST_SUB_BUCKETS + (unsigned)(value >> shift);
 }
 
