@@ -21,8 +21,9 @@
 /*
  * The IOs an op completed in the current second since its timeline last took
  * them: op_result.ios and bytes beyond these counts, and their highest
- * latency. The timeline takes them when the second changes and when the
- * phase ends (timeline_flush), so that an IO costs the timeline one compare.
+ * latency. The timeline, and the latency histogram's count and maximum,
+ * take them when the second changes and when the phase ends
+ * (timeline_flush), so that an IO costs them one compare.
  */
 struct second_tally {
 	uint64_t ios_before;
@@ -166,7 +167,7 @@ static void timeline_failed(struct engine *e)
 	e->out_of_memory = true;
 }
 
-/* Give each op's timeline the IOs of `second` it has not taken yet. */
+/* Give each op's timeline and histogram tally the IOs of `second` not taken yet. */
 static void timeline_flush(struct engine *e)
 {
 	for (int i = 0; i < 2; i++) {
@@ -176,8 +177,7 @@ static void timeline_flush(struct engine *e)
 
 		if (!ios)
 			continue;
-		if (t->max_lat_ns > op->lat.max)
-			op->lat.max = t->max_lat_ns;	/* hist_add_but_max() left it to us */
+		hist_add_tally(&op->lat, ios, t->max_lat_ns);
 		if (timeline_add_ios(&op->timeline, e->second, ios, op->bytes - t->bytes_before,
 				     t->max_lat_ns))
 			timeline_failed(e);
@@ -214,7 +214,7 @@ static inline __attribute__((always_inline)) void account(struct engine *e,
 	if (__builtin_expect(done - e->second_start_ns - 1 >= NSEC_PER_SEC, 0))
 		enter_second(e, done, req->op);
 	op->ios++;
-	hist_add_but_max(&op->lat, lat);
+	hist_add_untallied(&op->lat, lat);
 	op->bytes += req->length;
 	if (lat > t->max_lat_ns)
 		t->max_lat_ns = lat;

@@ -43,23 +43,30 @@ static inline unsigned hist_index(uint64_t value)
 }
 
 /*
- * hist_add() but for `max`, for a caller that keeps the highest value
- * elsewhere on its hot path and sets h->max from it before h is read.
+ * The bucket, sum and minimum of hist_add(), for a caller that counts the
+ * values and keeps their maximum on its own hot path, and adds those to
+ * `count` and `max` (hist_add_tally) before h is read.
  */
-static inline void hist_add_but_max(struct histogram *h, uint64_t value)
+static inline void hist_add_untallied(struct histogram *h, uint64_t value)
 {
 	h->buckets[hist_index(value)]++;
-	h->count++;
 	h->sum += value;
 	if (value < h->min)
 		h->min = value;
 }
 
+/* `count` more values, the highest `max`, were added with hist_add_untallied(). */
+static inline void hist_add_tally(struct histogram *h, uint64_t count, uint64_t max)
+{
+	h->count += count;
+	if (max > h->max)
+		h->max = max;
+}
+
 static inline void hist_add(struct histogram *h, uint64_t value)
 {
-	hist_add_but_max(h, value);
-	if (value > h->max)
-		h->max = value;
+	hist_add_untallied(h, value);
+	hist_add_tally(h, 1, value);
 }
 
 void hist_init(struct histogram *h);
