@@ -31,32 +31,32 @@ struct second_tally {
 	uint64_t max_lat_ns;
 };
 
+/* The fields every IO touches come first, in as few cache lines as may be. */
 struct engine {
-	const struct job_spec *spec;
 	struct backend *be;
-	struct backend_ops calls;	/* *be->ops, one load away on the hot path (set at open) */
-	const volatile sig_atomic_t *stop;
-	struct run_result *r;
-	struct offset_gen offsets;
-	struct rng mix;
-	struct io_request *reqs;
 	struct io_request **done;
-	struct verify *verify;	/* NULL without --verify */
-
-	bool mixed;		/* each IO's op drawn from `mix`; else always `op` */
-	enum io_op op;
-	uint64_t issue_limit;	/* IOs a measurement may issue (--ios, --bytes) */
-
-	bool measuring;
-	bool out_of_memory;	/* the timeline could not grow: the run ended early */
-	unsigned inflight;
+	struct run_result *r;
+	const volatile sig_atomic_t *stop;
 	uint64_t issued_ios;
 	uint64_t issue_end;	/* issue while issued_ios < issue_end: 0 once a stop rule fired */
-	uint64_t start_ns;
 	uint64_t last_complete_ns;
-	size_t second;		/* timeline second of (second_start, second_start + 1 s] */
 	uint64_t second_start_ns;
+	struct backend_ops calls;	/* *be->ops, one load away on the hot path (set at open) */
+	struct verify *verify;	/* NULL without --verify */
+	unsigned inflight;
+	bool measuring;
+	bool mixed;		/* each IO's op drawn from `mix`; else always `op` */
+	enum io_op op;
+	uint64_t start_ns;
 	struct second_tally tally[2];	/* per op: the IOs of `second` not in the timeline yet */
+	struct offset_gen offsets;
+
+	const struct job_spec *spec;
+	struct rng mix;
+	struct io_request *reqs;
+	uint64_t issue_limit;	/* IOs a measurement may issue (--ios, --bytes) */
+	bool out_of_memory;	/* the timeline could not grow: the run ended early */
+	size_t second;		/* timeline second of (second_start, second_start + 1 s] */
 };
 
 int io_buffers_alloc(struct io_buffers *b, uint64_t bs, unsigned qd,
