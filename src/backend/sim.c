@@ -24,16 +24,18 @@
 #include "sim/store.h"
 #include "util/rng.h"
 
+/* What every IO touches first, in one cache line. */
 struct sim_backend {
 	struct backend base;
-	struct backend_ops ops;		/* sim_ops, without prefetch for a model that takes no hints */
 	struct sim_device *dev;
 	/* dev->ops' calls of the hot path, one load away */
 	int (*submit)(struct sim_device *d, struct io_request *req, uint64_t now);
 	uint64_t (*next_completion)(struct sim_device *d);
 	unsigned (*complete)(struct sim_device *d, uint64_t now, struct io_request **out,
 			     unsigned max);
+	void (*prefetch)(struct sim_device *d, uint64_t offset, uint32_t length);
 	uint64_t now;
+	struct backend_ops ops;		/* sim_ops, without prefetch for a model that takes no hints */
 	struct sim_store *store;	/* NULL: the drive keeps no data */
 	struct sim_fault_config faults;
 	bool faults_on;
@@ -185,9 +187,9 @@ static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_re
 /* The engine's hint of an IO to come, passed on to the model. */
 static void sim_prefetch(struct backend *be, uint64_t offset, uint32_t length)
 {
-	struct sim_device *d = ((struct sim_backend *)be)->dev;
+	struct sim_backend *sb = (struct sim_backend *)be;
 
-	d->ops->prefetch(d, offset, length);
+	sb->prefetch(sb->dev, offset, length);
 }
 
 static uint64_t sim_now(struct backend *be)
@@ -232,6 +234,7 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 	sb->submit = dev->ops->submit;
 	sb->next_completion = dev->ops->next_completion;
 	sb->complete = dev->ops->complete;
+	sb->prefetch = dev->ops->prefetch;
 	sb->store = store;
 	sb->faults = *faults;
 	sb->faults_on = sim_fault_any(faults);
