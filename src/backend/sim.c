@@ -8,9 +8,9 @@
  * clock to the earliest event — a completion from the model, or a
  * completion held back by an injected latency spike — and returns
  * everything due at that instant; without faults and a data store nothing
- * is ever held back, and a shorter loop does it (sim_reap_plain). now_ns() is the virtual clock,
- * which starts where the drive's previous job left it (sim.h),
- * so the engine's runtime limits, latencies and timeline are all in
+ * is ever held back, and a shorter loop does it (sim_reap_plain). now_ns()
+ * is the virtual clock, which starts where the drive's previous job left it
+ * (sim.h), so the engine's runtime limits, latencies and timeline are all in
  * simulated time. With a data store (verified runs), each request's data
  * moves between its buffer and the store when the device completes it, with
  * the injected data faults applied on the way (sim/fault.h).
