@@ -32,6 +32,8 @@ struct second_tally {
 	uint64_t max_lat_ns;
 };
 
+#define MIX_BATCH 64	/* read/write draws of a mixed job made at a time */
+
 /* The fields every IO touches come first, in as few cache lines as may be. */
 struct engine {
 	struct backend *be;
@@ -54,6 +56,8 @@ struct engine {
 
 	const struct job_spec *spec;
 	struct rng mix;
+	unsigned mix_pos;	/* mixed: ops[mix_pos ..] drawn, not yet used */
+	uint8_t mix_ops[MIX_BATCH];	/* enum io_op */
 	struct io_request *reqs;
 	uint64_t issue_limit;	/* IOs a measurement may issue (--ios, --bytes) */
 	bool out_of_memory;	/* the timeline could not grow: the run ended early */
@@ -129,13 +133,28 @@ static inline void stop_issuing(struct engine *e)
 	e->issue_end = 0;
 }
 
+/* A mixed job's next MIX_BATCH read/write draws, in one loop (the same sequence). */
+static void draw_ops(struct engine *e)
+{
+	struct rng r = e->mix;	/* a local copy stays in registers */
+	unsigned read_pct = e->spec->read_pct;
+
+	for (unsigned i = 0; i < MIX_BATCH; i++)
+		e->mix_ops[i] = rng_below(&r, 100) < read_pct ? IO_READ : IO_WRITE;
+	e->mix = r;
+	e->mix_pos = 0;
+}
+
 static inline __attribute__((always_inline)) int issue(struct engine *e, struct io_request *req,
 							  uint64_t now)
 {
-	if (e->mixed)
-		req->op = rng_below(&e->mix, 100) < e->spec->read_pct ? IO_READ : IO_WRITE;
-	else
+	if (e->mixed) {
+		if (__builtin_expect(e->mix_pos == MIX_BATCH, 0))
+			draw_ops(e);
+		req->op = e->mix_ops[e->mix_pos++];
+	} else {
 		req->op = e->op;
+	}
 	req->offset = offset_gen_next(&e->offsets);
 	if (e->verify)
 		verify_before_queue(e->verify, req, &e->offsets);
@@ -429,6 +448,7 @@ static int engine_setup(struct engine *e, const struct job_spec *spec,
 		return ret;
 	e->calls = *e->be->ops;
 	rng_init(&e->mix, spec->seed ^ 0x6d6978ULL);
+	e->mix_pos = MIX_BATCH;	/* the first IO draws a batch */
 	e->mixed = spec->read_pct > 0 && spec->read_pct < 100;
 	e->op = spec->read_pct ? IO_READ : IO_WRITE;
 	e->issue_limit = issue_limit(spec);
