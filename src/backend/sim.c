@@ -121,26 +121,51 @@ static int take_device(struct sim_backend *sb, struct io_request **done, unsigne
 	return 0;
 }
 
+/* One step of sim_reap_plain: the clock to the next completion, what is due then. */
+static inline __attribute__((always_inline)) unsigned reap_step(struct sim_backend *sb,
+								   struct io_request **done,
+								   unsigned max, bool *idle)
+{
+	uint64_t next = sb->next_completion(sb->dev);
+
+	*idle = next == UINT64_MAX;	/* nothing in flight */
+	if (*idle)
+		return 0;
+	if (next > sb->now)
+		sb->now = next;
+	return sb->complete(sb->dev, sb->now, done, max);
+}
+
+/* sim_reap_plain's further steps, when one was not enough. */
+static int __attribute__((noinline)) reap_more(struct sim_backend *sb, unsigned min_complete,
+					       struct io_request **done, unsigned max_done,
+					       unsigned n)
+{
+	bool idle = false;
+
+	while (!idle && n < max_done && (n < min_complete || n == 0))
+		n += reap_step(sb, done + n, max_done - n, &idle);
+	return (int)n;
+}
+
 /*
  * submit_and_reap without faults and store (sim_backend_open sets it in their
- * place): every completion is the device's, none is ever held back.
+ * place): every completion is the device's, none is ever held back. The
+ * first step (mostly the only one) is apart from the loop.
  */
 static int sim_reap_plain(struct backend *be, unsigned min_complete,
 			  struct io_request **done, unsigned max_done)
 {
 	struct sim_backend *sb = (struct sim_backend *)be;
-	unsigned n = 0;
+	bool idle;
+	unsigned n;
 
-	while (n < max_done && (n < min_complete || n == 0)) {
-		uint64_t next = sb->next_completion(sb->dev);
-
-		if (next == UINT64_MAX)
-			break;		/* nothing in flight */
-		if (next > sb->now)
-			sb->now = next;
-		n += sb->complete(sb->dev, sb->now, done + n, max_done - n);
-	}
-	return (int)n;
+	if (!max_done)
+		return 0;
+	n = reap_step(sb, done, max_done, &idle);
+	if (idle || n >= max_done || (n >= min_complete && n))
+		return (int)n;
+	return reap_more(sb, min_complete, done, max_done, n);
 }
 
 /* The requests were handed over by sim_queue: move the clock to the next completion. */
