@@ -354,15 +354,15 @@ static inline __attribute__((always_inline)) int run_loop(struct engine *e,
 
 	for (unsigned i = 0; i < qd && may_issue(e) && !ret; i++)
 		ret = issue(e, &e->reqs[i], now);
-	while (e->inflight && !ret) {
+	while (!ret && e->inflight) {
 		int n = e->calls.submit_and_reap(e->be, 1, e->done, qd);
 
-		if (n < 0 && n != -EINTR)
-			return n;
 		if (__builtin_expect(n == 1, 1))
 			ret = after_reap(e, 1, duration_ns);
-		else
+		else if (n >= 0 || n == -EINTR)
 			ret = after_reap(e, n < 0 ? 0 : n, duration_ns);
+		else
+			return n;
 	}
 	return ret;
 }
