@@ -65,7 +65,10 @@ struct backend_ops {
 	void (*prefetch)(struct backend *be, uint64_t offset, uint32_t length);
 };
 
-/* Each implementation embeds this as the first member of its own state. */
+/*
+ * Each implementation embeds this as the first member of its own state.
+ * `ops` is set at open and never changes (the engine keeps a copy of *ops).
+ */
 struct backend {
 	const struct backend_ops *ops;
 };

@@ -1,7 +1,7 @@
 /*
  * pending.h — the list of queued requests kept by backends that hand them
- * on (or do their IO, or none) only inside submit_and_reap: null, psync,
- * sim and io_uring. Fixed capacity, set to the queue depth; requests leave
+ * on (or do their IO, or none) only inside submit_and_reap: null, psync
+ * and io_uring. Fixed capacity, set to the queue depth; requests leave
  * in the order they came.
  */
 #ifndef IOMODEL_PENDING_H

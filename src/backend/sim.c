@@ -1,12 +1,16 @@
 /*
  * sim.c — the virtual-clock backend of sim.h.
  *
- * submit_and_reap hands every queued request to the model at the current
- * virtual time, then moves the clock to the earliest event — a completion
- * from the model, or a completion held back by an injected latency spike —
- * and returns everything due at that instant. now_ns() is the virtual clock,
- * which starts where the drive's previous job left it (sim.h),
- * so the engine's runtime limits, latencies and timeline are all in
+ * queue hands the request to the model at once, at the current virtual
+ * time (the clock does not move between queue and submit_and_reap, so the
+ * model sees the same requests at the same time, in the same order, as if
+ * they were handed over in submit_and_reap). submit_and_reap moves the
+ * clock to the earliest event — a completion from the model, or a
+ * completion held back by an injected latency spike — and returns
+ * everything due at that instant; without faults and a data store nothing
+ * is ever held back, and a shorter loop does it (sim_reap_plain). now_ns()
+ * is the virtual clock, which starts where the drive's previous job left it
+ * (sim.h), so the engine's runtime limits, latencies and timeline are all in
  * simulated time. With a data store (verified runs), each request's data
  * moves between its buffer and the store when the device completes it, with
  * the injected data faults applied on the way (sim/fault.h).
@@ -16,29 +20,35 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "backend/pending.h"
 #include "sim/heap.h"
 #include "sim/store.h"
 #include "util/rng.h"
 
+/* What every IO touches first, in one cache line. */
 struct sim_backend {
 	struct backend base;
-	struct backend_ops ops;		/* sim_ops, without prefetch for a model that takes no hints */
 	struct sim_device *dev;
+	/* dev->ops' calls of the hot path, one load away */
+	int (*submit)(struct sim_device *d, struct io_request *req, uint64_t now);
+	uint64_t (*next_completion)(struct sim_device *d);
+	unsigned (*complete)(struct sim_device *d, uint64_t now, struct io_request **out,
+			     unsigned max);
+	void (*prefetch)(struct sim_device *d, uint64_t offset, uint32_t length);
+	uint64_t now;
+	struct backend_ops ops;		/* sim_ops, without prefetch for a model that takes no hints */
 	struct sim_store *store;	/* NULL: the drive keeps no data */
 	struct sim_fault_config faults;
 	bool faults_on;
 	struct sim_fault_counters fault_counts;
 	struct rng rng;
-	uint64_t now;
 	struct req_heap delayed;	/* completions pushed later by a spike */
-	struct pending queued;
-	struct io_request *slots[];
 };
 
 static int sim_queue(struct backend *be, struct io_request *req)
 {
-	return pending_push(&((struct sim_backend *)be)->queued, req);
+	struct sim_backend *sb = (struct sim_backend *)be;
+
+	return sb->submit(sb->dev, req, sb->now);
 }
 
 /* Move the data of a completed request through the store, faults applied. */
@@ -87,7 +97,7 @@ static int take_device(struct sim_backend *sb, struct io_request **done, unsigne
 		       unsigned *n)
 {
 	unsigned first = *n;
-	unsigned got = sb->dev->ops->complete(sb->dev, sb->now, done + first, max - first);
+	unsigned got = sb->complete(sb->dev, sb->now, done + first, max - first);
 
 	if (!sb->faults_on && !sb->store) {
 		*n += got;
@@ -111,6 +121,54 @@ static int take_device(struct sim_backend *sb, struct io_request **done, unsigne
 	return 0;
 }
 
+/* One step of sim_reap_plain: the clock to the next completion, what is due then. */
+static inline __attribute__((always_inline)) unsigned reap_step(struct sim_backend *sb,
+								   struct io_request **done,
+								   unsigned max, bool *idle)
+{
+	uint64_t next = sb->next_completion(sb->dev);
+
+	*idle = next == UINT64_MAX;	/* nothing in flight */
+	if (*idle)
+		return 0;
+	if (next > sb->now)
+		sb->now = next;
+	return sb->complete(sb->dev, sb->now, done, max);
+}
+
+/* sim_reap_plain's further steps, when one was not enough. */
+static int __attribute__((noinline)) reap_more(struct sim_backend *sb, unsigned min_complete,
+					       struct io_request **done, unsigned max_done,
+					       unsigned n)
+{
+	bool idle = false;
+
+	while (!idle && n < max_done && (n < min_complete || n == 0))
+		n += reap_step(sb, done + n, max_done - n, &idle);
+	return (int)n;
+}
+
+/*
+ * submit_and_reap without faults and store (sim_backend_open sets it in their
+ * place): every completion is the device's, none is ever held back. The
+ * first step (mostly the only one) is apart from the loop.
+ */
+static int sim_reap_plain(struct backend *be, unsigned min_complete,
+			  struct io_request **done, unsigned max_done)
+{
+	struct sim_backend *sb = (struct sim_backend *)be;
+	bool idle;
+	unsigned n;
+
+	if (!max_done)
+		return 0;
+	n = reap_step(sb, done, max_done, &idle);
+	if (idle || n >= max_done || (n >= min_complete && n))
+		return (int)n;
+	return reap_more(sb, min_complete, done, max_done, n);
+}
+
+/* The requests were handed over by sim_queue: move the clock to the next completion. */
 static int sim_submit_and_reap(struct backend *be, unsigned min_complete,
 			       struct io_request **done, unsigned max_done)
 {
@@ -118,14 +176,8 @@ static int sim_submit_and_reap(struct backend *be, unsigned min_complete,
 	unsigned n = 0;
 	int ret;
 
-	for (unsigned i = 0; i < sb->queued.count; i++) {
-		ret = sb->dev->ops->submit(sb->dev, sb->queued.items[i], sb->now);
-		if (ret)
-			return ret;
-	}
-	sb->queued.count = 0;
 	while (n < max_done && (n < min_complete || n == 0)) {
-		uint64_t device_next = sb->dev->ops->next_completion(sb->dev);
+		uint64_t device_next = sb->next_completion(sb->dev);
 		uint64_t next = device_next < req_heap_min(&sb->delayed)
 				? device_next : req_heap_min(&sb->delayed);
 
@@ -145,31 +197,24 @@ static int sim_reap_until(struct backend *be, uint64_t deadline_ns, struct io_re
 			  unsigned max_done)
 {
 	struct sim_backend *sb = (struct sim_backend *)be;
-	uint64_t device_next, next;
+	uint64_t device_next = sb->next_completion(sb->dev);
+	uint64_t next = device_next < req_heap_min(&sb->delayed)
+			? device_next : req_heap_min(&sb->delayed);
 
-	for (unsigned i = 0; i < sb->queued.count; i++) {
-		int ret = sb->dev->ops->submit(sb->dev, sb->queued.items[i], sb->now);
-
-		if (ret)
-			return ret;
-	}
-	sb->queued.count = 0;
-	device_next = sb->dev->ops->next_completion(sb->dev);
-	next = device_next < req_heap_min(&sb->delayed) ? device_next : req_heap_min(&sb->delayed);
 	if (next > deadline_ns) {
 		if (deadline_ns > sb->now)
 			sb->now = deadline_ns;
 		return 0;
 	}
-	return sim_submit_and_reap(be, 1, done, max_done);	/* nothing queued: reaps `next` */
+	return be->ops->submit_and_reap(be, 1, done, max_done);	/* reaps `next` */
 }
 
 /* The engine's hint of an IO to come, passed on to the model. */
 static void sim_prefetch(struct backend *be, uint64_t offset, uint32_t length)
 {
-	struct sim_device *d = ((struct sim_backend *)be)->dev;
+	struct sim_backend *sb = (struct sim_backend *)be;
 
-	d->ops->prefetch(d, offset, length);
+	sb->prefetch(sb->dev, offset, length);
 }
 
 static uint64_t sim_now(struct backend *be)
@@ -202,7 +247,8 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 {
 	struct sim_backend *sb;
 
-	sb = calloc(1, sizeof(*sb) + p->queue_depth * sizeof(sb->slots[0]));
+	(void)p;	/* the model takes any number of requests */
+	sb = calloc(1, sizeof(*sb));
 	if (!sb)
 		return errmsg_set(err, -ENOMEM, "out of memory for the sim backend");
 	sb->ops = sim_ops;
@@ -210,13 +256,18 @@ int sim_backend_open(struct backend **out, const struct backend_params *p,
 		sb->ops.prefetch = NULL;	/* the engine then skips the call */
 	sb->base.ops = &sb->ops;
 	sb->dev = dev;
+	sb->submit = dev->ops->submit;
+	sb->next_completion = dev->ops->next_completion;
+	sb->complete = dev->ops->complete;
+	sb->prefetch = dev->ops->prefetch;
 	sb->store = store;
 	sb->faults = *faults;
 	sb->faults_on = sim_fault_any(faults);
+	if (!sb->faults_on && !store)
+		sb->ops.submit_and_reap = sim_reap_plain;
 	sb->now = start_ns;
 	rng_init(&sb->rng, seed ^ 0xfa017ULL);
 	req_heap_init(&sb->delayed);
-	sb->queued = (struct pending){ 0, p->queue_depth, sb->slots };
 	*out = &sb->base;
 	return 0;
 }

@@ -30,25 +30,43 @@ struct histogram {
 	uint64_t buckets[HIST_BUCKETS];
 };
 
+/*
+ * Without a branch: below 256, value | 255 is 255, the shift 0 and the index
+ * the value itself; from 256 up, value | 255 has the top bit of value.
+ */
 static inline unsigned hist_index(uint64_t value)
 {
-	unsigned shift;
+	unsigned shift = 63 - (unsigned)__builtin_clzll(value | (2 * HIST_SUB_BUCKETS - 1)) -
+			 HIST_SUB_BITS;
 
-	if (value < 2 * HIST_SUB_BUCKETS)
-		return (unsigned)value;
-	shift = 63 - (unsigned)__builtin_clzll(value) - HIST_SUB_BITS;
 	return shift * HIST_SUB_BUCKETS + (unsigned)(value >> shift);
+}
+
+/*
+ * The bucket, sum and minimum of hist_add(), for a caller that counts the
+ * values and keeps their maximum on its own hot path, and adds those to
+ * `count` and `max` (hist_add_tally) before h is read.
+ */
+static inline void hist_add_untallied(struct histogram *h, uint64_t value)
+{
+	h->buckets[hist_index(value)]++;
+	h->sum += value;
+	if (value < h->min)
+		h->min = value;
+}
+
+/* `count` more values, the highest `max`, were added with hist_add_untallied(). */
+static inline void hist_add_tally(struct histogram *h, uint64_t count, uint64_t max)
+{
+	h->count += count;
+	if (max > h->max)
+		h->max = max;
 }
 
 static inline void hist_add(struct histogram *h, uint64_t value)
 {
-	h->buckets[hist_index(value)]++;
-	h->count++;
-	h->sum += value;
-	if (value < h->min)
-		h->min = value;
-	if (value > h->max)
-		h->max = value;
+	hist_add_untallied(h, value);
+	hist_add_tally(h, 1, value);
 }
 
 void hist_init(struct histogram *h);

@@ -1,7 +1,25 @@
-/* offsets.c — setting up the offset generator of offsets.h. */
+/* offsets.c — setting up the offset generator of offsets.h, and its batch draws. */
 #include "offsets.h"
 
 #include <errno.h>
+
+/* The next `count` offsets of the sequence into out[]. */
+static void draw(struct offset_gen *g, uint64_t *out, unsigned count)
+{
+	if (g->random) {
+		struct rng r = g->rng;	/* a local copy stays in registers */
+		uint64_t first = g->first, positions = g->positions, align = g->align;
+
+		for (unsigned i = 0; i < count; i++)
+			out[i] = first + rng_below(&r, positions) * align;
+		g->rng = r;
+		return;
+	}
+	for (unsigned i = 0; i < count; i++) {
+		out[i] = g->next;
+		g->next = g->next + g->bs <= g->last ? g->next + g->bs : g->first;
+	}
+}
 
 int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 		    uint64_t region_length, uint64_t bs, uint64_t align,
@@ -29,8 +47,15 @@ int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 	g->next = first;
 	g->random = random;
 	rng_init(&g->rng, seed);
-	for (g->head = 0; g->head < OFFSET_AHEAD; g->head++)
-		g->ahead[g->head] = offset_gen_draw(g);
-	g->head = 0;
+	draw(g, g->buf + OFFSET_BATCH, OFFSET_AHEAD);
+	g->pos = OFFSET_BATCH;	/* the first offset_gen_next() draws a batch */
 	return 0;
+}
+
+void offset_gen_refill(struct offset_gen *g)
+{
+	for (unsigned i = 0; i < OFFSET_AHEAD; i++)
+		g->buf[i] = g->buf[OFFSET_BATCH + i];
+	draw(g, g->buf + OFFSET_AHEAD, OFFSET_BATCH);
+	g->pos = 0;
 }

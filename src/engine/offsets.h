@@ -9,9 +9,11 @@
  *  - sequential: from the first position upwards in steps of `bs`, wrapping
  *    to the first position when the next IO would leave the region, so that
  *    one pass visits each offset once.
- * The generator runs OFFSET_AHEAD offsets ahead of its caller (`ahead`), so
- * that the engine can tell the backend where an IO will land a few IOs
- * before it is queued (backend_prefetch); the sequence is the same either way.
+ * The generator draws OFFSET_BATCH offsets at a time into `buf` (one tight
+ * loop, the generator's state in registers), at least OFFSET_AHEAD offsets
+ * ahead of its caller, so that the engine can tell the backend where an IO
+ * will land a few IOs before it is queued (backend_prefetch); the sequence
+ * is the same either way: each offset is the same draw, only made earlier.
  */
 #ifndef IOMODEL_OFFSETS_H
 #define IOMODEL_OFFSETS_H
@@ -23,6 +25,7 @@
 #include "util/rng.h"
 
 #define OFFSET_AHEAD 4
+#define OFFSET_BATCH 64
 
 struct offset_gen {
 	uint64_t first;		/* lowest offset used */
@@ -30,11 +33,11 @@ struct offset_gen {
 	uint64_t align;
 	uint64_t last;		/* sequential: highest offset used */
 	uint64_t bs;
-	uint64_t next;		/* sequential: the offset after those in `ahead` */
-	uint64_t ahead[OFFSET_AHEAD];	/* drawn, not yet returned: a ring from `head` */
-	unsigned head;
+	uint64_t next;		/* sequential: the offset after those in `buf` */
 	bool random;
+	unsigned pos;		/* buf[pos ..] are drawn, not yet returned; pos <= OFFSET_BATCH */
 	struct rng rng;
+	uint64_t buf[OFFSET_BATCH + OFFSET_AHEAD];
 };
 
 /*
@@ -45,31 +48,20 @@ int offset_gen_init(struct offset_gen *g, uint64_t region_offset,
 		    uint64_t region_length, uint64_t bs, uint64_t align,
 		    bool random, uint64_t seed, struct errmsg *err);
 
-/* The offset after those in `ahead`: for offset_gen_next() and offset_gen_init() only. */
-static inline uint64_t offset_gen_draw(struct offset_gen *g)
-{
-	uint64_t off;
-
-	if (g->random)
-		return g->first + rng_below(&g->rng, g->positions) * g->align;
-	off = g->next;
-	g->next = off + g->bs <= g->last ? off + g->bs : g->first;
-	return off;
-}
+/* Move the OFFSET_AHEAD offsets left to the front of `buf`, draw OFFSET_BATCH more, pos 0. */
+void offset_gen_refill(struct offset_gen *g);
 
 static inline uint64_t offset_gen_next(struct offset_gen *g)
 {
-	uint64_t off = g->ahead[g->head];
-
-	g->ahead[g->head] = offset_gen_draw(g);
-	g->head = g->head + 1 < OFFSET_AHEAD ? g->head + 1 : 0;
-	return off;
+	if (__builtin_expect(g->pos == OFFSET_BATCH, 0))
+		offset_gen_refill(g);
+	return g->buf[g->pos++];
 }
 
 /* The offset OFFSET_AHEAD calls of offset_gen_next() from now will return. */
 static inline uint64_t offset_gen_peek(const struct offset_gen *g)
 {
-	return g->ahead[g->head ? g->head - 1 : OFFSET_AHEAD - 1];
+	return g->buf[g->pos + OFFSET_AHEAD - 1];
 }
 
 #endif

@@ -50,8 +50,11 @@ unsigned engine_stream_inflight(const struct engine *e);
  * pass or ended by an error or the stop flag. 0 or a negative errno.
  */
 int engine_stream_verify_pass(struct engine *e, const volatile sig_atomic_t *stop);
-/* Set the result's elapsed time from the phase start to the last completion. */
-void engine_stream_set_elapsed(struct engine *e);
+/*
+ * After the measurement: the timeline takes the IOs of the last second, and
+ * the result's elapsed time is set from the phase start to the last completion.
+ */
+void engine_stream_end_measurement(struct engine *e);
 /*
  * Free the stream; turn `ret` (the loop's status) into engine_run's return
  * value for this stream: out of memory for the timeline, -EIO when an IO of

@@ -152,7 +152,7 @@ static int measure(struct streams *ss)
 	ret = run_phase(ss, true);
 	getrusage(RUSAGE_SELF, &after);
 	for (unsigned i = 0; i < ss->n; i++) {
-		engine_stream_set_elapsed(ss->s[i]);
+		engine_stream_end_measurement(ss->s[i]);
 		ss->results[i].cpu_user_s = timeval_s(after.ru_utime) - timeval_s(before.ru_utime);
 		ss->results[i].cpu_sys_s = timeval_s(after.ru_stime) - timeval_s(before.ru_stime);
 	}

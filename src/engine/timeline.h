@@ -27,9 +27,12 @@ void timeline_release(struct timeline *t);
 /* Returns 0 or -ENOMEM. */
 int timeline_grow(struct timeline *t, size_t second);
 
-/* Count one completed IO in second `second` (0 = the first second). */
-static inline int timeline_add(struct timeline *t, size_t second,
-			       uint64_t bytes, uint64_t lat_ns)
+/*
+ * Count `ios` completed IOs of `bytes` in all, the highest latency among
+ * them `max_lat_ns`, in second `second` (0 = the first second).
+ */
+static inline int timeline_add_ios(struct timeline *t, size_t second, uint64_t ios,
+				   uint64_t bytes, uint64_t max_lat_ns)
 {
 	struct timeline_second *s;
 
@@ -40,10 +43,10 @@ static inline int timeline_add(struct timeline *t, size_t second,
 			return ret;
 	}
 	s = &t->seconds[second];
-	s->ios++;
+	s->ios += ios;
 	s->bytes += bytes;
-	if (lat_ns > s->max_lat_ns)
-		s->max_lat_ns = lat_ns;
+	if (max_lat_ns > s->max_lat_ns)
+		s->max_lat_ns = max_lat_ns;
 	return 0;
 }
 

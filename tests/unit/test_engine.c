@@ -18,16 +18,20 @@ struct fake_backend {
 	uint64_t now;
 	uint64_t service_ns;
 	uint64_t fail_offset;	/* UINT64_MAX: none */
+	bool uneven;		/* service_ns times 1 to 5 by offset, and a reap takes all */
 	unsigned inflight;
 	unsigned peak_inflight;
 	struct io_request *queue[1024];
+	size_t logged;		/* what reap handed back: op, completion, latency */
+	struct { enum io_op op; uint64_t done, lat; } log[1024];
 };
 
 static int fake_queue(struct backend *be, struct io_request *req)
 {
 	struct fake_backend *fb = (struct fake_backend *)be;
 
-	req->complete_ns = req->submit_ns + fb->service_ns;
+	req->complete_ns = req->submit_ns + fb->service_ns *
+			   (fb->uneven ? 1 + req->offset / 4096 % 5 : 1);
 	req->result = req->offset == fb->fail_offset ? -EIO : (int64_t)req->length;
 	fb->queue[fb->inflight++] = req;
 	if (fb->inflight > fb->peak_inflight)
@@ -44,8 +48,11 @@ static int fake_reap(struct backend *be, unsigned min, struct io_request **done,
 
 	(void)min;
 	for (unsigned i = 0; i < fb->inflight; i++)
-		if (fb->queue[i]->complete_ns < earliest)
+		if (fb->queue[i]->complete_ns < earliest || (fb->uneven && earliest == UINT64_MAX))
 			earliest = fb->queue[i]->complete_ns;
+	for (unsigned i = 0; fb->uneven && i < fb->inflight; i++)
+		if (fb->queue[i]->complete_ns > earliest)
+			earliest = fb->queue[i]->complete_ns;	/* the latest: all are due */
 	if (earliest != UINT64_MAX && earliest > fb->now)
 		fb->now = earliest;
 	for (unsigned i = 0; i < fb->inflight; i++) {
@@ -55,6 +62,9 @@ static int fake_reap(struct backend *be, unsigned min, struct io_request **done,
 			fb->queue[kept++] = fb->queue[i];
 	}
 	fb->inflight = kept;
+	for (unsigned i = 0; i < n && fb->logged < sizeof(fb->log) / sizeof(fb->log[0]); i++)
+		fb->log[fb->logged++] = (__typeof__(fb->log[0])){ done[i]->op, done[i]->complete_ns,
+			done[i]->complete_ns - done[i]->submit_ns };
 	return (int)n;
 }
 
@@ -140,6 +150,55 @@ static void stop_on_runtime_and_timeline(struct check_state *st)
 	      "per second %llu %llu", (unsigned long long)t->seconds[0].ios,
 	      (unsigned long long)t->seconds[1].ios);
 	CHECK(st, t->seconds[1].max_lat_ns == 250000, "timeline max latency");
+	fixture_release(&f);
+}
+
+/*
+ * Reads and writes of uneven latencies, a reap taking every request in
+ * flight (so that completions go back and forth across second boundaries):
+ * each op's timeline holds each of its IOs in the second of its completion
+ * (second k: (k s, k+1 s] after the start) with their highest latency, and
+ * the histogram's maximum is the highest latency of all.
+ */
+static void timeline_of_uneven_mix(struct check_state *st)
+{
+	static struct fixture f;
+	static struct timeline_second want[2][8];
+	uint64_t max[2] = { 0, 0 };
+	int bad = 0;
+
+	fixture_init(&f, 16, 70 * 1000000ULL);	/* 70 to 350 ms */
+	f.fb.uneven = true;
+	f.spec.read_pct = 60;
+	f.spec.runtime_ns = 5 * NSEC_PER_SEC;
+	CHECK(st, fixture_run(&f) == 0, "run");
+	for (size_t i = 0; i < f.fb.logged; i++) {
+		struct timeline_second *w = &want[f.fb.log[i].op][(f.fb.log[i].done - 1000 - 1) /
+								NSEC_PER_SEC];
+
+		w->ios++;
+		w->bytes += 4096;
+		w->max_lat_ns = f.fb.log[i].lat > w->max_lat_ns ? f.fb.log[i].lat : w->max_lat_ns;
+		max[f.fb.log[i].op] = f.fb.log[i].lat > max[f.fb.log[i].op] ? f.fb.log[i].lat
+										: max[f.fb.log[i].op];
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct timeline *t = &f.r.op[k].timeline;
+
+		for (size_t s = 0; s < 8 && !bad; s++) {
+			struct timeline_second got = s < t->len ? t->seconds[s]
+							: (struct timeline_second){ 0 };
+
+			bad = memcmp(&got, &want[k][s], sizeof(got)) != 0;
+			CHECK(st, !bad, "%s second %zu: %llu IOs max %llu, want %llu max %llu",
+			      io_op_name(k), s, (unsigned long long)got.ios,
+			      (unsigned long long)got.max_lat_ns, (unsigned long long)want[k][s].ios,
+			      (unsigned long long)want[k][s].max_lat_ns);
+		}
+		CHECK(st, f.r.op[k].lat.max == max[k] && f.r.op[k].ios > 20, "%s: %llu IOs, max %llu",
+		      io_op_name(k), (unsigned long long)f.r.op[k].ios,
+		      (unsigned long long)f.r.op[k].lat.max);
+	}
 	fixture_release(&f);
 }
 
@@ -231,6 +290,7 @@ int main(void)
 	stop_on_ios(&st);
 	stop_on_runtime_and_timeline(&st);
 	stop_on_bytes_and_mixed(&st);
+	timeline_of_uneven_mix(&st);
 	ramp_is_excluded(&st);
 	io_error_reported(&st);
 	stop_flag(&st);

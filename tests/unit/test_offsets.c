@@ -1,7 +1,8 @@
 /*
  * test_offsets.c — the offset generator: every offset inside the region and
  * aligned, random offsets uniform (chi-squared) and reproducible for a seed,
- * sequential offsets visiting each block once per pass.
+ * sequential offsets visiting each block once per pass; drawn in batches,
+ * the same sequence as one draw at a time, with peek() seeing ahead.
  */
 #include <errno.h>
 #include <math.h>
@@ -92,6 +93,40 @@ static void sequential_no_repeats(struct check_state *st)
 	free(seen);
 }
 
+/*
+ * Across several batches (OFFSET_BATCH at a time), the offsets are the draws
+ * of a generator seeded alike, one at a time, and peek() is always the
+ * offset OFFSET_AHEAD calls away.
+ */
+static void batches_same_sequence(struct check_state *st)
+{
+	enum { N = 5 * OFFSET_BATCH + 3 };
+	uint64_t want[2][N + OFFSET_AHEAD];
+	struct offset_gen g[2];
+	struct rng r;
+	int bad = 0;
+
+	offset_gen_init(&g[0], 8192, 1000 * 4096 + 100, 4096, 512, true, 42, NULL);
+	offset_gen_init(&g[1], 4096, 7 * 65536, 65536, 65536, false, 42, NULL);
+	rng_init(&r, 42);
+	for (int i = 0; i < N + OFFSET_AHEAD; i++) {
+		want[0][i] = 8192 + rng_below(&r, g[0].positions) * 512;
+		want[1][i] = 65536ULL * (uint64_t)(1 + i % 6);	/* 6 aligned blocks fit */
+	}
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < N && !bad; i++) {
+			uint64_t ahead = offset_gen_peek(&g[k]), got = offset_gen_next(&g[k]);
+
+			bad = got != want[k][i] || ahead != want[k][i + OFFSET_AHEAD - 1];
+			CHECK(st, !bad, "%s offset %d: %llu (peek %llu), want %llu (%llu)",
+			      k ? "sequential" : "random", i, (unsigned long long)got,
+			      (unsigned long long)ahead, (unsigned long long)want[k][i],
+			      (unsigned long long)want[k][i + OFFSET_AHEAD - 1]);
+		}
+	}
+	CHECK(st, !bad, "batched draws are the one-at-a-time sequence");
+}
+
 static void bad_regions(struct check_state *st)
 {
 	struct offset_gen g;
@@ -115,6 +150,7 @@ int main(void)
 	uniformity(&st);
 	reproducible(&st);
 	sequential_no_repeats(&st);
+	batches_same_sequence(&st);
 	bad_regions(&st);
 	return check_exit(&st, "offsets");
 }
