@@ -100,6 +100,24 @@ static struct array_op *op_get(struct raid_array *a)
 	return op;
 }
 
+/*
+ * A fresh operation for host request `req`, its extent lists' room and its
+ * place in all_ops kept; field by field, as a compound literal becomes a
+ * `rep stos` of the whole, slower on this hot path. phase_seq, end and
+ * end_tie are set by submit_timed before anything reads them.
+ */
+static void op_init(struct array_op *op, struct io_request *req)
+{
+	op->host = req;
+	op->offset = req->offset;
+	op->length = req->length;
+	op->op = req->op;
+	op->phase = op->pending = 0;
+	op->error = op->phase_error = 0;
+	op->dirty = NULL;
+	op->next = NULL;
+}
+
 static void op_put(struct raid_array *a, struct array_op *op)
 {
 	op->next = a->free_ops;
@@ -351,9 +369,7 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	if (!op)
 		return -ENOMEM;
 	a->clock = t;
-	*op = (struct array_op){ .host = req, .offset = req->offset, .length = req->length,
-				 .op = req->op, .list = { op->list[0], op->list[1] },
-				 .next_alloc = op->next_alloc };
+	op_init(op, req);
 	if (req->op == IO_READ)
 		a->count.host_read_bytes += req->length;
 	else
@@ -624,15 +640,23 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	struct raid_array *a = to_array(d);
 	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
 	uint64_t row, off;
-	unsigned m;
+	unsigned p0;
 
-	if (a->mirrored || !length || in + length > s)
+	if (a->mirrored || !length || in + length > s || !a->hint)
 		return;
-	m = chunk_member(a, chunk, &row);
+	if (!a->parity) {
+		unsigned m = chunk_member(a, chunk, &row);
+
+		hint_member(a, m, row * s + in, length);
+		return;
+	}
+	row = quot(&a->by_data, chunk);
 	off = row * s + in;
-	hint_member(a, m, off, length);
+	p0 = parity_member(a, row, 0);
+	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
+		    off, length);
 	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
-		hint_member(a, parity_member(a, row, k), off, length);
+		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
 }
 
 static const struct sim_device_ops raid_ops = {
@@ -682,6 +706,7 @@ static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err
 			smallest = a->member[m]->capacity;
 	}
 	a->dev.capacity = raid_capacity(&a->layout, smallest);
+	a->hint = a->member[0]->ops->prefetch;
 	detach_members(a);
 	return 0;
 }

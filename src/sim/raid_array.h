@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sim/heap.h"
+#include "util/bug.h"
 #include "sim/raid.h"
 
 struct extent {
@@ -90,6 +91,8 @@ struct raid_array {
 	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
 	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
 	struct sim_device **member;
+	/* the members' prefetch (device.h), NULL if none: all are built from one spec */
+	void (*hint)(struct sim_device *d, uint64_t offset, uint32_t length);
 	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
 	unsigned *inflight;		/* member requests in flight (mirrored) */
 	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
@@ -122,8 +125,9 @@ static inline bool failed(const struct raid_array *a, unsigned m)
 /* A member's map-load hint, when its model takes hints (a hint changes no result). */
 static inline void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
 {
-	if (a->member[m]->ops->prefetch)
-		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
+	BUG_ON(a->member[m]->ops->prefetch != a->hint);
+	if (a->hint)
+		a->hint(a->member[m], off, (uint32_t)len);
 }
 
 /* raid_sim_parity_member() and raid_sim_data_member(), row % n by a->by_n. */
