@@ -67,6 +67,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/heap.h"
 #include "sim/raid_array.h"
@@ -92,8 +93,11 @@ static struct array_op *op_get(struct raid_array *a)
 		a->free_ops = op->next;
 		return op;
 	}
-	op = calloc(1, sizeof(*op));
+	op = aligned_alloc(OP_ALIGN, sizeof(*op));
 	if (op) {
+		memset(op, 0, sizeof(*op));
+		op->list[0] = (struct extent_list){ op->room[1], 0, OP_ROOM };
+		op->list[1] = (struct extent_list){ op->room[0], 0, OP_ROOM };
 		op->next_alloc = a->all_ops;
 		a->all_ops = op;
 	}
@@ -489,6 +493,23 @@ static uint64_t members_due(const struct raid_array *a, uint64_t t)
 }
 
 /*
+ * Timed: start loading what the end of the next phase will read of its
+ * operation, which is now at entries[1] or [2] of `events` (or is the
+ * first, again): the lines of array_op's fields and of its writes' room.
+ * The SSD work of this phase end hides the loads. A hint: no result changes.
+ */
+static inline void prefetch_next_ops(const struct event_heap *h)
+{
+	for (unsigned i = 1; i < 3 && i < h->len; i++) {
+		const char *op = h->entries[i].item;
+
+		__builtin_prefetch(op);
+		__builtin_prefetch(op + 2 * OP_ALIGN);
+		__builtin_prefetch(op + 3 * OP_ALIGN);
+	}
+}
+
+/*
  * Timed: the phases that end before the next host completion, every one at
  * its time, as phase_done(); an operation going on to its second phase
  * takes its new place in `events` in one step (its requests end later than
@@ -509,6 +530,7 @@ static uint64_t timed_next_completion(struct raid_array *a)
 			struct array_op *op = a->events.entries[0].item;
 			int ret;
 
+			prefetch_next_ops(&a->events);
 			op->error = op->phase_error ? op->phase_error : op->error;
 			if (op->phase == 0 && op->list[1].len) {
 				op->phase = 1;
@@ -597,8 +619,9 @@ static void raid_destroy(struct sim_device *d)
 	while (a->all_ops) {
 		struct array_op *next = a->all_ops->next_alloc;
 
-		free(a->all_ops->list[0].e);
-		free(a->all_ops->list[1].e);
+		for (unsigned k = 0; k < 2; k++)
+			if (a->all_ops->list[k].alloc > OP_ROOM)
+				free(a->all_ops->list[k].e);
 		free(a->all_ops);
 		a->all_ops = next;
 	}

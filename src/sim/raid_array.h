@@ -52,10 +52,19 @@ static inline uint64_t quot(const struct divisor *v, uint64_t x)
 	return x / v->d;
 }
 
+/*
+ * A list of member extents. While alloc == OP_ROOM, e points into its
+ * operation's own room (array_op.room, no allocation of its own); a list
+ * that needs more moves to an allocation of more than OP_ROOM (list_room,
+ * raid_plan.c), freed with the operation.
+ */
 struct extent_list {
 	struct extent *e;
 	unsigned len, alloc;
 };
+
+/* The extents an operation holds in itself per list: a RAID 6 small write's 3. */
+#define OP_ROOM 3
 
 struct array_op;
 
@@ -67,21 +76,32 @@ struct member_io {
 	struct member_io *next_alloc;	/* every one allocated, for destroy */
 };
 
+/*
+ * Laid out for the end of a phase (timed_next_completion): what it reads
+ * and writes is in the first cache line, and the writes' room follows the
+ * second, so that the next operation's three lines can be prefetched
+ * (OP_ALIGN-aligned, op_get).
+ */
 struct array_op {
 	struct io_request *host;	/* NULL: a destage of cached writes */
-	uint64_t offset, length;
+	uint64_t length;
 	enum io_op op;
 	unsigned phase;			/* 0 reads, 1 writes */
-	unsigned pending;
 	int error;
 	int phase_error;		/* timed: the phase's last failed member request's */
+	struct extent_list list[2];	/* reads, writes */
+	uint64_t offset;
+	struct array_op *next;		/* free list, or the destage queue */
+	unsigned pending;
 	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
 	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
-	struct extent_list list[2];	/* reads, writes */
 	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
-	struct array_op *next;		/* free list, or the destage queue */
 	struct array_op *next_alloc;	/* every one allocated, for destroy */
+	struct extent room[2][OP_ROOM];	/* writes' room first: list[1], then list[0] */
 };
+
+#define OP_ALIGN 64
+_Static_assert(sizeof(struct array_op) % OP_ALIGN == 0, "array_op: whole cache lines");
 
 struct raid_array {
 	struct sim_device dev;

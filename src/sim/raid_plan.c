@@ -50,15 +50,23 @@
 #include "util/bug.h"
 #include "util/dynbuf.h"
 
-/* Room for n extents in list l. */
+/* Room for n extents in list l: out of its operation's room into an allocation when needed. */
 static int list_room(struct extent_list *l, unsigned n)
 {
-	size_t alloc = l->alloc;
+	struct extent *own = l->alloc == OP_ROOM ? l->e : NULL;
+	size_t alloc = own ? 0 : l->alloc;
 
 	if (n <= l->alloc)
 		return 0;
-	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
+	if (own)
+		l->e = NULL;
+	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX)) {
+		l->e = own ? own : l->e;
 		return -ENOMEM;
+	}
+	BUG_ON(alloc <= OP_ROOM);
+	if (own)
+		memcpy(l->e, own, l->len * sizeof(*own));
 	l->alloc = (unsigned)alloc;
 	return 0;
 }
