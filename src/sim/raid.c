@@ -143,22 +143,25 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
 	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+	uint64_t seq = a->submits;	/* kept here: the member's submit may write any memory */
 	rank last = 0, last_err = 0;
 
-	op->phase_seq = a->submits;
+	op->phase_seq = seq;
 	op->phase_error = 0;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct extent *e = &l->e[i];
-		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
+		uint64_t k = (uint64_t)e->member << 58 | seq++;
 		rank rk;
 		int ret;
 
 		req.offset = e->off;
 		req.length = (uint32_t)e->len;
-		ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
-
-		if (ret)
+		BUG_ON(a->member[e->member]->ops->submit != a->submit);
+		ret = a->submit(a->member[e->member], &req, t);
+		if (ret) {
+			a->submits = seq;
 			return ret;
+		}
 		BUG_ON(failed(a, e->member) || e->len > UINT32_MAX || req.complete_ns <= t);
 		e->done = req.complete_ns;
 		rk = (rank)e->done << 64 | k;
@@ -168,6 +171,7 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 			last_err = rk;
 		}
 	}
+	a->submits = seq;
 	op->end = (uint64_t)(last >> 64);
 	op->end_tie = (uint64_t)last;
 	return 0;
@@ -730,6 +734,7 @@ static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err
 	}
 	a->dev.capacity = raid_capacity(&a->layout, smallest);
 	a->hint = a->member[0]->ops->prefetch;
+	a->submit = a->member[0]->ops->submit;
 	detach_members(a);
 	return 0;
 }

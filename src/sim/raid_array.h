@@ -111,8 +111,9 @@ struct raid_array {
 	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
 	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
 	struct sim_device **member;
-	/* the members' prefetch (device.h), NULL if none: all are built from one spec */
+	/* the members' prefetch (device.h), NULL if none, and submit: all are built from one spec */
 	void (*hint)(struct sim_device *d, uint64_t offset, uint32_t length);
+	int (*submit)(struct sim_device *d, struct io_request *req, uint64_t now);
 	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
 	unsigned *inflight;		/* member requests in flight (mirrored) */
 	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */

@@ -53,11 +53,13 @@
 /* Room for n extents in list l: out of its operation's room into an allocation when needed. */
 static int list_room(struct extent_list *l, unsigned n)
 {
-	struct extent *own = l->alloc == OP_ROOM ? l->e : NULL;
-	size_t alloc = own ? 0 : l->alloc;
+	struct extent *own;
+	size_t alloc;
 
 	if (n <= l->alloc)
 		return 0;
+	own = l->alloc == OP_ROOM ? l->e : NULL;
+	alloc = own ? 0 : l->alloc;
 	if (own)
 		l->e = NULL;
 	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX)) {
@@ -277,8 +279,7 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 
 static int plan_parity_write(struct raid_array *a, struct array_op *op)
 {
-	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
-	uint64_t pos = op->offset, end = op->offset + op->length;
+	uint64_t rowb, pos = op->offset, end = op->offset + op->length;
 	int ret = 0;
 
 	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
@@ -289,6 +290,7 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
 	}
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
+	rowb = (uint64_t)a->data * a->cfg.stripe;
 	while (pos < end && !ret) {
 		uint64_t row = pos / rowb, lo = pos % rowb;
 		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
