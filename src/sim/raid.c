@@ -378,6 +378,7 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 		return -ENOMEM;
 	a->clock = t;
 	op_init(op, req);
+	a->writes_seen = a->writes_seen << 1 | (req->op == IO_WRITE);
 	if (req->op == IO_READ)
 		a->count.host_read_bytes += req->length;
 	else
@@ -658,7 +659,8 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
  * The engine's hint, a few requests ahead: pass it on to the members a
  * request inside one chunk would reach (RAID 0: its member; RAID 5/6: its
  * data member and the row's parity members, which a small write reads and
- * writes), at the members' offset. Mirrored arrays pick their member at
+ * writes, the latter only while any of the last 64 host requests was a
+ * write: a read would leave them unused), at the members' offset. Mirrored arrays pick their member at
  * submission (nearest head), and requests over several chunks get their
  * members' hints when planned; neither is hinted here. A hint only.
  */
@@ -682,7 +684,7 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	p0 = parity_member(a, row, 0);
 	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
 		    off, length);
-	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
+	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, then Q */
 		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
 }
 
@@ -771,6 +773,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	for (unsigned m = 0; a->next && m < slots; m++)
 		a->next[m] = UINT64_MAX;
 	a->stale = a->n == 64 ? UINT64_MAX : (1ULL << a->n) - 1;	/* every member: ask */
+	a->writes_seen = UINT64_MAX;	/* parity hints until 64 reads in a row */
 	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
 	else

@@ -124,6 +124,7 @@ struct raid_array {
 	uint64_t submits;		/* timed: member requests submitted so far */
 	uint64_t returned, returned_seq;	/* timed: last next_completion(), and submits then */
 	uint64_t controller_ns;
+	uint64_t writes_seen;		/* bit i: host request i back was a write (raid_prefetch) */
 	struct req_fifo done;		/* host completions, in time order (invariant 1) */
 	struct array_op *free_ops, *all_ops;
 	struct member_io *free_ios, *all_ios;

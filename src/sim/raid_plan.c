@@ -304,7 +304,8 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 /*
  * An operation inside one chunk of RAID 0, or a read inside one data chunk
  * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
- * it, without the loop; false for any other operation.
+ * it, without the loop, and without its hint (raid_prefetch gave the member
+ * this very request's four IOs ahead); false for any other operation.
  */
 static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 {
@@ -324,7 +325,6 @@ static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 		return true;
 	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
 	l->len = 1;
-	hint_member(a, m, row * s + in, op->length);
 	return true;
 }
 
