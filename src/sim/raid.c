@@ -46,10 +46,11 @@
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random; the data
  *     path never changes a time). The members' prefetch hint, given four
- *     IOs ahead for a request inside one chunk (raid_prefetch) and for
- *     each other member request as the general planner adds it (the map
- *     loads then overlap the IOs before, or the rest of the plan),
- *     changes nothing.
+ *     IOs ahead for a request inside one chunk (raid_prefetch; to the
+ *     row's parity members only while writes come) and for each other
+ *     member request as the general planner adds it (the map loads then
+ *     overlap the IOs before, or the rest of the plan), changes nothing;
+ *     nor does the prefetch of the operations next in `events`.
  *  7. With `kept`, every cached write's data is in exactly one operation's
  *     `dirty` list until its destage finishes.
  *
