@@ -685,7 +685,7 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	p0 = parity_member(a, row, 0);
 	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
 		    off, length);
-	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, then Q */
+	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, Q */
 		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
 }
 
