@@ -661,9 +661,10 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
  * request inside one chunk would reach (RAID 0: its member; RAID 5/6: its
  * data member and the row's parity members, which a small write reads and
  * writes, the latter only while any of the last 64 host requests was a
- * write: a read would leave them unused), at the members' offset. Mirrored arrays pick their member at
- * submission (nearest head), and requests over several chunks get their
- * members' hints when planned; neither is hinted here. A hint only.
+ * write: a read would leave them unused), at the members' offset.
+ * Mirrored arrays pick their member at submission (nearest head), and
+ * requests over several chunks get their members' hints when planned;
+ * neither is hinted here. A hint only.
  */
 static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
 {
