@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "sim/heap.h"
-#include "util/bug.h"
 #include "sim/raid.h"
+#include "util/bug.h"
 
 struct extent {
 	unsigned member;
@@ -77,9 +77,9 @@ struct member_io {
 };
 
 /*
- * Laid out for the end of a phase (timed_next_completion): what it reads
- * and writes is in the first cache line, and the writes' room follows the
- * second, so that the next operation's three lines can be prefetched
+ * Laid out for the end of a phase (timed_next_completion): the fields it
+ * reads are in the first cache line, the writes' room in the third and
+ * fourth, so that the next operation's three lines can be prefetched
  * (OP_ALIGN-aligned, op_get).
  */
 struct array_op {
