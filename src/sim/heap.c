@@ -69,8 +69,10 @@ int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
  * child (one compare a level), then x rises from there (it comes from the
  * bottom, or is later than the root was, so it seldom rises far).
  */
-static void sift(struct req_heap_entry *e, unsigned n, struct req_heap_entry x)
+static inline __attribute__((always_inline)) void sift(struct req_heap_entry *e, unsigned n,
+							 uint64_t key, uint64_t order, void *item)
 {
+	struct req_heap_entry x = { key, order, { .item = item } };
 	unsigned i = 0, c;
 
 	for (; (c = 2 * i + 1) + 1 < n; i = c) {
@@ -94,7 +96,8 @@ static struct io_request *heap_pop(struct req_heap *h)
 	struct io_request *top = h->entries[0].req;
 
 	if (--h->nheap)
-		sift(h->entries, h->nheap, h->entries[h->nheap]);
+		sift(h->entries, h->nheap, h->entries[h->nheap].key, h->entries[h->nheap].order,
+		     h->entries[h->nheap].req);
 	return top;
 }
 
@@ -165,7 +168,8 @@ void *event_heap_pop(struct event_heap *h)
 
 	BUG_ON(!h->len);
 	if (--h->len)
-		sift(h->entries, h->len, h->entries[h->len]);
+		sift(h->entries, h->len, h->entries[h->len].key, h->entries[h->len].order,
+		     h->entries[h->len].item);
 	return top;
 }
 
@@ -173,5 +177,5 @@ void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *
 {
 	BUG_ON(!h->len || (key < h->entries[0].key) ||
 	       (key == h->entries[0].key && tie < h->entries[0].order));
-	sift(h->entries, h->len, (struct req_heap_entry){ key, tie, { .item = item } });
+	sift(h->entries, h->len, key, tie, item);
 }

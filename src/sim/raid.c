@@ -46,10 +46,11 @@
  *  6. Same configuration and seed, same completion times (members are
  *     seeded seed + i; the controller draws nothing at random; the data
  *     path never changes a time). The members' prefetch hint, given four
- *     IOs ahead for a request inside one chunk (raid_prefetch) and for
- *     each other member request as the general planner adds it (the map
- *     loads then overlap the IOs before, or the rest of the plan),
- *     changes nothing.
+ *     IOs ahead for a request inside one chunk (raid_prefetch; to the
+ *     row's parity members only while writes come) and for each other
+ *     member request as the general planner adds it (the map loads then
+ *     overlap the IOs before, or the rest of the plan), changes nothing;
+ *     nor does the prefetch of the operations next in `events`.
  *  7. With `kept`, every cached write's data is in exactly one operation's
  *     `dirty` list until its destage finishes.
  *
@@ -67,6 +68,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/heap.h"
 #include "sim/raid_array.h"
@@ -92,12 +94,33 @@ static struct array_op *op_get(struct raid_array *a)
 		a->free_ops = op->next;
 		return op;
 	}
-	op = calloc(1, sizeof(*op));
+	op = aligned_alloc(OP_ALIGN, sizeof(*op));
 	if (op) {
+		memset(op, 0, sizeof(*op));
+		op->list[0] = (struct extent_list){ op->room[1], 0, OP_ROOM };
+		op->list[1] = (struct extent_list){ op->room[0], 0, OP_ROOM };
 		op->next_alloc = a->all_ops;
 		a->all_ops = op;
 	}
 	return op;
+}
+
+/*
+ * A fresh operation for host request `req`, its extent lists' room and its
+ * place in all_ops kept; field by field, as a compound literal becomes a
+ * `rep stos` of the whole, slower on this hot path. phase_seq, end and
+ * end_tie are set by submit_timed before anything reads them.
+ */
+static void op_init(struct array_op *op, struct io_request *req)
+{
+	op->host = req;
+	op->offset = req->offset;
+	op->length = req->length;
+	op->op = req->op;
+	op->phase = op->pending = 0;
+	op->error = op->phase_error = 0;
+	op->dirty = NULL;
+	op->next = NULL;
 }
 
 static void op_put(struct raid_array *a, struct array_op *op)
@@ -121,22 +144,25 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
 	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
+	uint64_t seq = a->submits;	/* kept here: the member's submit may write any memory */
 	rank last = 0, last_err = 0;
 
-	op->phase_seq = a->submits;
+	op->phase_seq = seq;
 	op->phase_error = 0;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct extent *e = &l->e[i];
-		uint64_t k = (uint64_t)e->member << 58 | a->submits++;
+		uint64_t k = (uint64_t)e->member << 58 | seq++;
 		rank rk;
 		int ret;
 
 		req.offset = e->off;
 		req.length = (uint32_t)e->len;
-		ret = a->member[e->member]->ops->submit(a->member[e->member], &req, t);
-
-		if (ret)
+		BUG_ON(a->member[e->member]->ops->submit != a->submit);
+		ret = a->submit(a->member[e->member], &req, t);
+		if (ret) {
+			a->submits = seq;
 			return ret;
+		}
 		BUG_ON(failed(a, e->member) || e->len > UINT32_MAX || req.complete_ns <= t);
 		e->done = req.complete_ns;
 		rk = (rank)e->done << 64 | k;
@@ -146,6 +172,7 @@ static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
 			last_err = rk;
 		}
 	}
+	a->submits = seq;
 	op->end = (uint64_t)(last >> 64);
 	op->end_tie = (uint64_t)last;
 	return 0;
@@ -351,9 +378,8 @@ static int raid_submit(struct sim_device *d, struct io_request *req, uint64_t no
 	if (!op)
 		return -ENOMEM;
 	a->clock = t;
-	*op = (struct array_op){ .host = req, .offset = req->offset, .length = req->length,
-				 .op = req->op, .list = { op->list[0], op->list[1] },
-				 .next_alloc = op->next_alloc };
+	op_init(op, req);
+	a->writes_seen = a->writes_seen << 1 | (req->op == IO_WRITE);
 	if (req->op == IO_READ)
 		a->count.host_read_bytes += req->length;
 	else
@@ -473,6 +499,23 @@ static uint64_t members_due(const struct raid_array *a, uint64_t t)
 }
 
 /*
+ * Timed: start loading what the end of the next phase will read of its
+ * operation, which is now at entries[1] or [2] of `events` (or is the
+ * first, again): the lines of array_op's fields and of its writes' room.
+ * The SSD work of this phase end hides the loads. A hint: no result changes.
+ */
+static inline void prefetch_next_ops(const struct event_heap *h)
+{
+	for (unsigned i = 1; i < 3 && i < h->len; i++) {
+		const char *op = h->entries[i].item;
+
+		__builtin_prefetch(op);
+		__builtin_prefetch(op + 2 * OP_ALIGN);
+		__builtin_prefetch(op + 3 * OP_ALIGN);
+	}
+}
+
+/*
  * Timed: the phases that end before the next host completion, every one at
  * its time, as phase_done(); an operation going on to its second phase
  * takes its new place in `events` in one step (its requests end later than
@@ -493,6 +536,7 @@ static uint64_t timed_next_completion(struct raid_array *a)
 			struct array_op *op = a->events.entries[0].item;
 			int ret;
 
+			prefetch_next_ops(&a->events);
 			op->error = op->phase_error ? op->phase_error : op->error;
 			if (op->phase == 0 && op->list[1].len) {
 				op->phase = 1;
@@ -581,8 +625,9 @@ static void raid_destroy(struct sim_device *d)
 	while (a->all_ops) {
 		struct array_op *next = a->all_ops->next_alloc;
 
-		free(a->all_ops->list[0].e);
-		free(a->all_ops->list[1].e);
+		for (unsigned k = 0; k < 2; k++)
+			if (a->all_ops->list[k].alloc > OP_ROOM)
+				free(a->all_ops->list[k].e);
 		free(a->all_ops);
 		a->all_ops = next;
 	}
@@ -615,24 +660,34 @@ static int raid_keep_data(struct sim_device *d, uint64_t limit)
  * The engine's hint, a few requests ahead: pass it on to the members a
  * request inside one chunk would reach (RAID 0: its member; RAID 5/6: its
  * data member and the row's parity members, which a small write reads and
- * writes), at the members' offset. Mirrored arrays pick their member at
- * submission (nearest head), and requests over several chunks get their
- * members' hints when planned; neither is hinted here. A hint only.
+ * writes, the latter only while any of the last 64 host requests was a
+ * write: a read would leave them unused), at the members' offset.
+ * Mirrored arrays pick their member at submission (nearest head), and
+ * requests over several chunks get their members' hints when planned;
+ * neither is hinted here. A hint only.
  */
 static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length)
 {
 	struct raid_array *a = to_array(d);
 	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
 	uint64_t row, off;
-	unsigned m;
+	unsigned p0;
 
-	if (a->mirrored || !length || in + length > s)
+	if (a->mirrored || !length || in + length > s || !a->hint)
 		return;
-	m = chunk_member(a, chunk, &row);
+	if (!a->parity) {
+		unsigned m = chunk_member(a, chunk, &row);
+
+		hint_member(a, m, row * s + in, length);
+		return;
+	}
+	row = quot(&a->by_data, chunk);
 	off = row * s + in;
-	hint_member(a, m, off, length);
-	for (unsigned k = 0; k < a->parity; k++)	/* P, then Q */
-		hint_member(a, parity_member(a, row, k), off, length);
+	p0 = parity_member(a, row, 0);
+	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
+		    off, length);
+	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, Q */
+		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
 }
 
 static const struct sim_device_ops raid_ops = {
@@ -682,6 +737,8 @@ static int build_members(struct raid_array *a, uint64_t seed, struct errmsg *err
 			smallest = a->member[m]->capacity;
 	}
 	a->dev.capacity = raid_capacity(&a->layout, smallest);
+	a->hint = a->member[0]->ops->prefetch;
+	a->submit = a->member[0]->ops->submit;
 	detach_members(a);
 	return 0;
 }
@@ -718,6 +775,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	for (unsigned m = 0; a->next && m < slots; m++)
 		a->next[m] = UINT64_MAX;
 	a->stale = a->n == 64 ? UINT64_MAX : (1ULL << a->n) - 1;	/* every member: ask */
+	a->writes_seen = UINT64_MAX;	/* parity hints until 64 reads in a row */
 	if (!a->member || !a->last_end || !a->inflight || !a->last_idx || !a->next)
 		ret = errmsg_set(err, -ENOMEM, "out of memory for the array");
 	else

@@ -12,6 +12,7 @@
 
 #include "sim/heap.h"
 #include "sim/raid.h"
+#include "util/bug.h"
 
 struct extent {
 	unsigned member;
@@ -51,10 +52,19 @@ static inline uint64_t quot(const struct divisor *v, uint64_t x)
 	return x / v->d;
 }
 
+/*
+ * A list of member extents. While alloc == OP_ROOM, e points into its
+ * operation's own room (array_op.room, no allocation of its own); a list
+ * that needs more moves to an allocation of more than OP_ROOM (list_room,
+ * raid_plan.c), freed with the operation.
+ */
 struct extent_list {
 	struct extent *e;
 	unsigned len, alloc;
 };
+
+/* The extents an operation holds in itself per list: a RAID 6 small write's 3. */
+#define OP_ROOM 3
 
 struct array_op;
 
@@ -66,21 +76,32 @@ struct member_io {
 	struct member_io *next_alloc;	/* every one allocated, for destroy */
 };
 
+/*
+ * Laid out for the end of a phase (timed_next_completion): the fields it
+ * reads are in the first cache line, the writes' room in the third and
+ * fourth, so that the next operation's three lines can be prefetched
+ * (OP_ALIGN-aligned, op_get).
+ */
 struct array_op {
 	struct io_request *host;	/* NULL: a destage of cached writes */
-	uint64_t offset, length;
+	uint64_t length;
 	enum io_op op;
 	unsigned phase;			/* 0 reads, 1 writes */
-	unsigned pending;
 	int error;
 	int phase_error;		/* timed: the phase's last failed member request's */
+	struct extent_list list[2];	/* reads, writes */
+	uint64_t offset;
+	struct array_op *next;		/* free list, or the destage queue */
+	unsigned pending;
 	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
 	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
-	struct extent_list list[2];	/* reads, writes */
 	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
-	struct array_op *next;		/* free list, or the destage queue */
 	struct array_op *next_alloc;	/* every one allocated, for destroy */
+	struct extent room[2][OP_ROOM];	/* writes' room first: list[1], then list[0] */
 };
+
+#define OP_ALIGN 64
+_Static_assert(sizeof(struct array_op) % OP_ALIGN == 0, "array_op: whole cache lines");
 
 struct raid_array {
 	struct sim_device dev;
@@ -90,6 +111,9 @@ struct raid_array {
 	struct divisor by_stripe, by_data, by_n;	/* cfg.stripe, data, n */
 	bool mirrored;			/* RAID 1/10: last_end and inflight kept, for nearest() */
 	struct sim_device **member;
+	/* the members' prefetch (device.h), NULL if none, and submit: all are built from one spec */
+	void (*hint)(struct sim_device *d, uint64_t offset, uint32_t length);
+	int (*submit)(struct sim_device *d, struct io_request *req, uint64_t now);
 	uint64_t *last_end;		/* where the last request to each member ended (mirrored) */
 	unsigned *inflight;		/* member requests in flight (mirrored) */
 	uint64_t *next;			/* each member's next completion, when bit m of stale is 0 */
@@ -100,6 +124,7 @@ struct raid_array {
 	uint64_t submits;		/* timed: member requests submitted so far */
 	uint64_t returned, returned_seq;	/* timed: last next_completion(), and submits then */
 	uint64_t controller_ns;
+	uint64_t writes_seen;		/* bit i: host request i back was a write (raid_prefetch) */
 	struct req_fifo done;		/* host completions, in time order (invariant 1) */
 	struct array_op *free_ops, *all_ops;
 	struct member_io *free_ios, *all_ios;
@@ -122,8 +147,9 @@ static inline bool failed(const struct raid_array *a, unsigned m)
 /* A member's map-load hint, when its model takes hints (a hint changes no result). */
 static inline void hint_member(struct raid_array *a, unsigned m, uint64_t off, uint64_t len)
 {
-	if (a->member[m]->ops->prefetch)
-		a->member[m]->ops->prefetch(a->member[m], off, (uint32_t)len);
+	BUG_ON(a->member[m]->ops->prefetch != a->hint);
+	if (a->hint)
+		a->hint(a->member[m], off, (uint32_t)len);
 }
 
 /* raid_sim_parity_member() and raid_sim_data_member(), row % n by a->by_n. */

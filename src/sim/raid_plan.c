@@ -50,15 +50,25 @@
 #include "util/bug.h"
 #include "util/dynbuf.h"
 
-/* Room for n extents in list l. */
+/* Room for n extents in list l: out of its operation's room into an allocation when needed. */
 static int list_room(struct extent_list *l, unsigned n)
 {
-	size_t alloc = l->alloc;
+	struct extent *own;
+	size_t alloc;
 
 	if (n <= l->alloc)
 		return 0;
-	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX))
+	own = l->alloc == OP_ROOM ? l->e : NULL;
+	alloc = own ? 0 : l->alloc;
+	if (own)
+		l->e = NULL;
+	if (array_grow((void **)&l->e, &alloc, n, sizeof(*l->e), UINT32_MAX)) {
+		l->e = own ? own : l->e;
 		return -ENOMEM;
+	}
+	BUG_ON(alloc <= OP_ROOM);
+	if (own)
+		memcpy(l->e, own, l->len * sizeof(*own));
 	l->alloc = (unsigned)alloc;
 	return 0;
 }
@@ -269,8 +279,7 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 
 static int plan_parity_write(struct raid_array *a, struct array_op *op)
 {
-	uint64_t rowb = (uint64_t)a->data * a->cfg.stripe;
-	uint64_t pos = op->offset, end = op->offset + op->length;
+	uint64_t rowb, pos = op->offset, end = op->offset + op->length;
 	int ret = 0;
 
 	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
@@ -281,6 +290,7 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
 	}
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
+	rowb = (uint64_t)a->data * a->cfg.stripe;
 	while (pos < end && !ret) {
 		uint64_t row = pos / rowb, lo = pos % rowb;
 		uint64_t hi = end - row * rowb < rowb ? end - row * rowb : rowb;
@@ -294,7 +304,8 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 /*
  * An operation inside one chunk of RAID 0, or a read inside one data chunk
  * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
- * it, without the loop; false for any other operation.
+ * it, without the loop, and without its hint (raid_prefetch gave the member
+ * this very request's four IOs ahead); false for any other operation.
  */
 static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 {
@@ -314,7 +325,6 @@ static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
 		return true;
 	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
 	l->len = 1;
-	hint_member(a, m, row * s + in, op->length);
 	return true;
 }
 

@@ -51,22 +51,27 @@ static void mix(uint64_t *f, uint64_t v)
 	*f = (*f ^ v) * 0x100000001b3ULL;
 }
 
-static void submit_new(struct host *h, struct rng *r, unsigned slot, uint64_t now, uint64_t bs)
+/* A request of bs bytes, or (bs2 != 0) of bs or bs2 at random. */
+static void submit_new(struct host *h, struct rng *r, unsigned slot, uint64_t now, uint64_t bs,
+		       uint64_t bs2)
 {
 	struct io_request *q = &h->reqs[slot];
+	uint64_t len = bs2 && rng_below(r, 2) ? bs2 : bs;
 
-	*q = (struct io_request){ .offset = rng_below(r, h->d->capacity / bs) * bs,
-				  .length = (uint32_t)bs, .slot = slot,
+	*q = (struct io_request){ .offset = rng_below(r, h->d->capacity / len) * len,
+				  .length = (uint32_t)len, .slot = slot,
 				  .op = rng_below(r, 100) < 60 ? IO_WRITE : IO_READ };
 	CHECK(&st, !h->d->ops->submit(h->d, q, now), "submit");
 }
 
 /*
  * Drive the timed and the polling array of `text` with one random closed
- * loop of `qd` IOs of `bs` bytes, each step on both; `early` percent of the
- * steps, a free slot is filled before the announced completion.
+ * loop of `qd` IOs of `bs` bytes (or of bs and bs2 mixed), each step on
+ * both; `early` percent of the steps, a free slot is filled before the
+ * announced completion.
  */
-static void compare(const char *text, unsigned qd, uint64_t bs, unsigned early, unsigned ios)
+static void compare(const char *text, unsigned qd, uint64_t bs, uint64_t bs2, unsigned early,
+		    unsigned ios)
 {
 	struct host h[2] = { { make(text, false), NULL, 0 }, { make(text, true), NULL, 0 } };
 	struct rng r[2], ctl;	/* each host's requests; the steps */
@@ -80,7 +85,7 @@ static void compare(const char *text, unsigned qd, uint64_t bs, unsigned early, 
 	}
 	for (unsigned i = 0; i < qd; i++, issued++)
 		for (int k = 0; k < 2; k++)
-			submit_new(&h[k], &r[k], i, now, bs);
+			submit_new(&h[k], &r[k], i, now, bs, bs2);
 	while (done < ios && !diverged) {
 		uint64_t t[2] = { h[0].d->ops->next_completion(h[0].d),
 				  h[1].d->ops->next_completion(h[1].d) };
@@ -95,7 +100,7 @@ static void compare(const char *text, unsigned qd, uint64_t bs, unsigned early, 
 				now += rng_below(&ctl, t[0] - now);	/* before t */
 			free_slots--;
 			for (int k = 0; k < 2; k++)
-				submit_new(&h[k], &r[k], slots[free_slots], now, bs);
+				submit_new(&h[k], &r[k], slots[free_slots], now, bs, bs2);
 			continue;
 		}
 		now = t[0] > now ? t[0] : now;
@@ -112,7 +117,7 @@ static void compare(const char *text, unsigned qd, uint64_t bs, unsigned early, 
 			if (issued < ios && rng_below(&ctl, 100) >= early) {
 				issued++;
 				for (int k = 0; k < 2; k++)
-					submit_new(&h[k], &r[k], out[k][i]->slot, now, bs);
+					submit_new(&h[k], &r[k], out[k][i]->slot, now, bs, bs2);
 			} else if (issued < ios) {
 				issued++;
 				slots[free_slots++] = out[0][i]->slot;	/* filled early, later */
@@ -140,20 +145,27 @@ int main(void)
 {
 	const char *m = "member=ssd,member_capacity=256m";
 	char text[256];
-	static const struct { const char *array; unsigned qd; uint64_t bs; unsigned early; } cases[] = {
-		{ "raid6,disks=8", 32, 4096, 0 },
-		{ "raid6,disks=8,controller_us=30", 32, 4096, 30 },	/* the host lags the array */
-		{ "raid0,disks=2", 200, 4096, 20 },	/* past each member's NCQ */
-		{ "raid5,disks=3", 128, 16384, 20 },
-		{ "raid5,disks=4,stripe=16k", 16, 65536, 20 },	/* several chunks and rows */
-		{ "raid5,disks=4,failed=1", 24, 8192, 20 },
-		{ "raid6,disks=5,controller_cache=on,cache_mib=1,controller_us=5", 48, 4096, 20 },
-		{ "raid6,disks=6,member_write_cache=off", 32, 4096, 20 },
+	static const struct {
+		const char *array;
+		unsigned qd;
+		uint64_t bs, bs2;
+		unsigned early;
+	} cases[] = {
+		{ "raid6,disks=8", 32, 4096, 0, 0 },
+		{ "raid6,disks=8,controller_us=30", 32, 4096, 0, 30 },	/* the host lags the array */
+		{ "raid0,disks=2", 200, 4096, 0, 20 },	/* past each member's NCQ */
+		{ "raid5,disks=3", 128, 16384, 0, 20 },
+		{ "raid5,disks=4,stripe=16k", 16, 65536, 0, 20 },	/* several chunks and rows */
+		{ "raid5,disks=4,failed=1", 24, 8192, 0, 20 },
+		{ "raid6,disks=5,controller_cache=on,cache_mib=1,controller_us=5", 48, 4096, 0, 20 },
+		{ "raid6,disks=6,member_write_cache=off", 32, 4096, 0, 20 },
+		/* operations whose lists outgrow their own room, then small ones again (raid_array.h) */
+		{ "raid6,disks=8,stripe=8k", 32, 4096, 196608, 20 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(text, sizeof(text), "%s,%s", cases[i].array, m);
-		compare(text, cases[i].qd, cases[i].bs, cases[i].early, 20000);
+		compare(text, cases[i].qd, cases[i].bs, cases[i].bs2, cases[i].early, 20000);
 	}
 	return check_exit(&st, "test_sim_raid_timed");
 }
