@@ -117,6 +117,17 @@ struct ssd_geometry {
 #define SSD_PLAIN_MAPS (1ULL << 30)
 
 /*
+ * A page-FTL drive whose maps and block table take at most this many bytes
+ * together (drives up to about 15 GiB at 4 KiB pages) has them faulted in
+ * when it is built: the kernel zeroes fresh memory on first touch, and
+ * otherwise did so in the measured run of a fresh drive (15 % of the time
+ * of an 8-member RAID 6 of 4 GiB SSDs). A run touches such small maps
+ * nearly whole anyway; larger ones stay lazy, so a fresh 512 GiB drive
+ * builds at once and takes only the memory its writes reach.
+ */
+#define SSD_PREFAULT_MAX (32ULL << 20)
+
+/*
  * Derive `g` from `c`; -EINVAL with a one-line message when the geometry is
  * impossible (this is the model's check()).
  */

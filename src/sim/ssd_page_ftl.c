@@ -554,6 +554,11 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
 	}
 }
 
+static size_t page_round(size_t len)
+{
+	return (len + 4095) & ~(size_t)4095;
+}
+
 /*
  * Zeroed memory for a map or the block table. Large ones are mapped
  * anonymously and asked for transparent huge pages: random lookups then
@@ -561,15 +566,39 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
  */
 static void *table_alloc(size_t len)
 {
-	void *p;
+	size_t span = page_round(len + HUGE_PAGE);
+	uintptr_t p, start, end;
 
 	if (len < HUGE_PAGE)
 		return calloc(len, 1);
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	/* huge-page aligned (a huge page more mapped, the ends cut off): all of it can be huge */
+	p = (uintptr_t)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == (uintptr_t)MAP_FAILED)
 		return NULL;
-	madvise(p, len, MADV_HUGEPAGE);		/* advice only: fine if refused */
-	return p;
+	start = (p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	end = start + page_round(len);
+	if (start > p)
+		munmap((void *)p, start - p);
+	if (p + span > end)
+		munmap((void *)end, p + span - end);
+	madvise((void *)start, len, MADV_HUGEPAGE);	/* advice only: fine if refused */
+	return (void *)start;
+}
+
+/*
+ * Fault a table in now (SSD_PREFAULT_MAX): the kernel zeroes its pages at
+ * this point instead of at their first use. Writes zeros over zeros, page
+ * by page, where MADV_POPULATE_WRITE (Linux 5.14) is refused or the table
+ * is not page-aligned.
+ */
+static void table_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	if (len >= HUGE_PAGE && !madvise(p, len, MADV_POPULATE_WRITE))
+		return;
+#endif
+	for (size_t i = 0; i < len; i += 4096)
+		((volatile uint8_t *)p)[i] = 0;
 }
 
 static void table_free(void *p, size_t len)
@@ -615,6 +644,11 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->blk = table_alloc(blk_len(g));
 	if (!pf->blk)
 		return -ENOMEM;
+	if (pf->l2p.len + pf->p2l.len + blk_len(g) <= SSD_PREFAULT_MAX) {
+		table_prefault(pf->l2p.bytes, pf->l2p.len);
+		table_prefault(pf->p2l.bytes, pf->p2l.len);
+		table_prefault(pf->blk, blk_len(g));
+	}
 	for (uint32_t b = 0; b < pf->heads; b++)
 		pf->blk[b].chan = (uint8_t)(b / pf->bpc);
 	for (uint32_t h = pf->heads; h < pf->heads + heads; h++)
