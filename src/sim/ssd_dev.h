@@ -28,10 +28,14 @@
  * entries are plain 32-bit words (the fast case, chosen while both maps fit
  * in SSD_PLAIN_MAPS bytes); otherwise they are packed, entry i at bit
  * i * bits, and an access loads the 8 bytes around it, so the allocation
- * carries 8 bytes of tail padding.
+ * carries 8 bytes of tail padding. It also carries SSD_MAP_LEAD bytes
+ * before entry 0, never written: prefetch_targets() may take the address
+ * of "L2P[l - 1]" with l = 0 (a P2L entry never written) without a test.
  */
+#define SSD_MAP_LEAD 64
+
 struct ssd_map {
-	uint8_t *bytes;
+	uint8_t *bytes;		/* entry 0; the allocation starts SSD_MAP_LEAD before */
 	size_t len;		/* bytes allocated */
 	unsigned bits;
 	uint64_t mask;
@@ -98,6 +102,8 @@ struct ssd_page_ftl {
 	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
 	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
+	uint64_t *live;			/* plain maps: page bits, set iff valid; NULL: packed */
+	uint32_t live_words;		/* 64-bit words of `live` per block: ppb / 64 rounded up */
 	uint32_t heads;			/* index of the first bucket head */
 	uint32_t ppb;			/* copies of the geometry, 32-bit for speed */
 	uint32_t bpc;
@@ -109,6 +115,7 @@ struct ssd_page_ftl {
 	uint64_t valid;			/* valid pages on the drive */
 	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
 	unsigned hint_next;		/* the oldest of them */
+	uint32_t blk_hinted;		/* the block the last hint's second stage loaded, or SSD_NONE */
 };
 
 struct ssd_block_ftl {
@@ -166,6 +173,25 @@ static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
 	__int128 delta = (__int128)dur * (int64_t)d->t.spread_q32 * u;
 
 	return (uint64_t)((__int128)dur + (delta >> 64));
+}
+
+/* Bytes of the live bits of a drive of geometry g: none with packed maps. */
+static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
+{
+	return g->map_bits == 32 ? g->blocks * ((g->ppb + 63) / 64) * sizeof(uint64_t) : 0;
+}
+
+/*
+ * The word of `live` that holds physical page p's bit, b = p's block (the
+ * caller has it: block_of() in ssd_page_ftl.c), and that bit in *bit.
+ */
+static inline uint64_t *ssd_live_word(const struct ssd_page_ftl *pf, uint32_t b, uint64_t p,
+				      uint64_t *bit)
+{
+	uint32_t i = (uint32_t)(p - (uint64_t)b * pf->ppb);
+
+	*bit = 1ULL << (i & 63);
+	return &pf->live[(uint64_t)b * pf->live_words + (i >> 6)];
 }
 
 /* Book exactly `dur` ns on channel c, starting no earlier than `at`; the end time. */

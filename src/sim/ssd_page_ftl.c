@@ -10,8 +10,9 @@
  * (steady state of random writes) many, a trimmed one few again.
  *
  * Memory is the two maps — 32-bit words, or packed to the bits a page number
- * needs on very large drives (see SSD_PLAIN_MAPS) — and 12 bytes per erase
- * block: about 8 bytes per flash page at most. A host page write touches a
+ * needs on very large drives (see SSD_PLAIN_MAPS) —, with plain maps one
+ * live bit per flash page, and 12 bytes per erase block: about 8 bytes per
+ * flash page at most. A host page write touches a
  * fixed handful of entries and allocates nothing; garbage collection costs
  * O(ppb) per erased block, its map lookups loaded over the channel's last
  * writes before (gc_prefetch) and again together when it runs. Loads are
@@ -24,8 +25,10 @@
  *   2. Physical page p is valid iff P2L[p] = l + 1 and L2P[l] = p + 1. Other
  *      pages are free or invalid whatever their P2L entry holds: a stale
  *      entry is never cleared, so an overwrite or TRIM writes one map entry,
- *      not two, and garbage collection tells valid from stale by looking
- *      back through L2P (prefetched, many at once).
+ *      not two. With plain maps, bit p of `live` is set iff p is valid, and
+ *      garbage collection moves the pages whose bits are set (move_live);
+ *      with packed maps (no bits) it tells valid from stale by looking back
+ *      through L2P (prefetched, many at once).
  *   3. blk[b].valid is the number of valid pages of b; pf.valid is the sum
  *      over blocks and the number of mapped logical pages.
  *   4. A block is programmed in page order: an open block holds valid pages
@@ -148,6 +151,11 @@ static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
 
 	k->valid--;
 	pf->valid--;
+	if (pf->live) {
+		uint64_t bit, *w = ssd_live_word(pf, b, ppn, &bit);
+
+		*w &= ~bit;
+	}
 	if (k->state == SSD_BLK_FULL) {
 		list_unlink(pf->blk, b);
 		list_append(pf->blk, head_of(pf, k->chan, k->valid), b);
@@ -190,7 +198,7 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
 	if (pf->p2l.bits == 32) {	/* plain maps: the common case, kept tight */
 		uintptr_t l2p1 = (uintptr_t)pf->l2p.bytes - sizeof(uint32_t);
 
-		/* no test for an entry 0: loading the address before the map is harmless */
+		/* no test for an entry 0: entry -1 is in the allocation (SSD_MAP_LEAD) */
 #pragma GCC unroll 4
 		for (uint32_t i = 0; i < count; i++)
 			__builtin_prefetch((const void *)(l2p1 + (uintptr_t)p2l[i] * sizeof(uint32_t)), 1);
@@ -248,27 +256,37 @@ static void gc_prefetch(struct ssd_dev *d, unsigned c)
 }
 
 /*
- * move_pages() on plain 32-bit maps: the common case, kept tight (page
- * numbers + 1 fit 32 bits here; ppb in a local, as the stores through the
- * maps could otherwise alias it).
+ * move_pages() on plain 32-bit maps, which have `live` bits: the valid
+ * pages are the set bits, no L2P entry to load and test (a test the
+ * branch predictor lost once a page in seven). Clears the victim's bits and
+ * sets those of the pages moved. Page numbers + 1 fit 32 bits here; ppb in
+ * a local, as the stores through the maps could otherwise alias it.
  */
-static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
+static uint32_t move_live(struct ssd_page_ftl *pf, uint32_t victim, uint32_t dest)
 {
-	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
-	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst, *out = to;
+	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + (uint64_t)victim * pf->ppb;
+	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + (uint64_t)dest * pf->ppb;
 	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* [l]: L2P[l - 1] */
-	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1;
+	uint64_t *w = pf->live + (uint64_t)victim * pf->live_words;
+	uint64_t *out = pf->live + (uint64_t)dest * pf->live_words;
+	uint32_t words = pf->live_words, there = (uint32_t)((uint64_t)dest * pf->ppb) + 1, n;
+	uint32_t *next = to;
 
-#pragma GCC unroll 4
-	for (uint32_t i = 0; i < ppb; i++) {
-		uint32_t l = from[i];
+	for (uint32_t j = 0; j < words; j++, from += 64) {
+		uint64_t bits = w[j];
 
-		if (!l || l2p1[l] != here + i)
-			continue;	/* stale: invariant 2 */
-		*out++ = l;
-		l2p1[l] = there++;
+		w[j] = 0;
+		for (; bits; bits &= bits - 1) {
+			uint32_t l = from[__builtin_ctzll(bits)];
+
+			*next++ = l;
+			l2p1[l] = there++;
+		}
 	}
-	return (uint32_t)(out - to);
+	n = (uint32_t)(next - to);
+	for (uint32_t j = 0; j < words && j * 64 < n; j++)	/* `dest` was free: no bits */
+		out[j] = n - j * 64 >= 64 ? UINT64_MAX : (1ULL << (n - j * 64)) - 1;
+	return n;
 }
 
 /*
@@ -283,8 +301,8 @@ static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to
 
 	if (!loaded)
 		prefetch_targets(pf, first, pf->ppb);
-	if (pf->p2l.bits == 32)
-		return move_plain(pf, first, dst);
+	if (pf->live)
+		return move_live(pf, victim, to);
 	for (uint64_t p = first; p < first + pf->ppb; p++) {
 		uint32_t l = ssd_map_get(&pf->p2l, p);
 
@@ -435,7 +453,7 @@ static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_
 static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t old = ssd_map_get(&pf->l2p, lpn), ppn = 0;
+	uint32_t old = ssd_map_get(&pf->l2p, lpn), ppn = 0, b;
 	uint64_t ready = at;
 	unsigned c;
 	int ret;
@@ -453,8 +471,14 @@ static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial
 		return ret;
 	ssd_map_set(&pf->p2l, ppn, (uint32_t)lpn + 1);
 	ssd_map_set(&pf->l2p, lpn, ppn + 1);
-	pf->blk[block_of(pf, ppn)].valid++;
+	b = block_of(pf, ppn);
+	pf->blk[b].valid++;
 	pf->valid++;
+	if (pf->live) {
+		uint64_t bit, *w = ssd_live_word(pf, b, ppn, &bit);
+
+		*w |= bit;
+	}
 	*end = ssd_max(*end, ssd_chan_run(d, c, ready, d->t.prog));
 	d->cnt.media_write_bytes += d->g.page;
 	gc_prefetch(d, c);
@@ -512,6 +536,23 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 }
 
 /*
+ * The third stage of ssd_pftl_prefetch(), one hint after the second: the
+ * entries page_invalidate() will rewrite when full block b loses a page —
+ * its bucket neighbours, and the tail of the bucket below, which it joins.
+ */
+static inline __attribute__((always_inline)) void
+hint_neighbours(const struct ssd_page_ftl *pf, uint32_t b)
+{
+	const struct ssd_block *k = &pf->blk[b];
+
+	if (k->state != SSD_BLK_FULL || !k->valid)
+		return;
+	__builtin_prefetch(&pf->blk[k->prev], 1);
+	__builtin_prefetch(&pf->blk[k->next], 1);
+	__builtin_prefetch(&pf->blk[pf->blk[head_of(pf, k->chan, k->valid - 1u)].prev], 1);
+}
+
+/*
  * The prefetch hint of device.h, in two stages SSD_HINT_LAG hints apart:
  * the L2P entry of the page at `off` now; for the page hinted that many
  * hints before, whose entry has had the time of as many IOs to arrive, the
@@ -527,11 +568,18 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
 	(void)length;
+	if (pf->blk_hinted != SSD_NONE)
+		hint_neighbours(pf, pf->blk_hinted);
+	pf->blk_hinted = SSD_NONE;
 	if (*old < d->g.user_pages) {
 		uint32_t m = ssd_map_get(&pf->l2p, *old);
 
-		if (m)
-			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+		if (m) {
+			pf->blk_hinted = block_of(pf, m - 1);
+			__builtin_prefetch(&pf->blk[pf->blk_hinted], 1);
+			if (pf->live)
+				__builtin_prefetch(&pf->live[(uint64_t)pf->blk_hinted * pf->live_words], 1);
+		}
 	}
 	*old = lpn;
 	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
@@ -613,14 +661,45 @@ static int map_init(struct ssd_map *m, uint64_t entries, unsigned bits)
 {
 	m->bits = bits;
 	m->mask = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
-	m->len = (entries * bits + 7) / 8 + 8;
+	m->len = SSD_MAP_LEAD + (entries * bits + 7) / 8 + 8;
 	m->bytes = table_alloc(m->len);
-	return m->bytes ? 0 : -ENOMEM;
+	if (!m->bytes)
+		return -ENOMEM;
+	m->bytes += SSD_MAP_LEAD;
+	return 0;
+}
+
+static void map_release(struct ssd_map *m)
+{
+	if (m->bytes)
+		table_free(m->bytes - SSD_MAP_LEAD, m->len);
+	m->bytes = NULL;
 }
 
 static size_t blk_len(const struct ssd_geometry *g)
 {
 	return (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block);
+}
+
+/* The maps, the block table and the live bits (plain maps only). */
+static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
+{
+	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
+	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
+		return -ENOMEM;
+	pf->blk = table_alloc(blk_len(g));
+	pf->live_words = (uint32_t)((g->ppb + 63) / 64);
+	pf->live = ssd_live_bytes(g) ? table_alloc(ssd_live_bytes(g)) : NULL;
+	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
+		return -ENOMEM;
+	if (pf->l2p.len + pf->p2l.len + blk_len(g) + ssd_live_bytes(g) <= SSD_PREFAULT_MAX) {
+		table_prefault(pf->l2p.bytes - SSD_MAP_LEAD, pf->l2p.len);
+		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
+		table_prefault(pf->blk, blk_len(g));
+		if (pf->live)
+			table_prefault(pf->live, ssd_live_bytes(g));
+	}
+	return 0;
 }
 
 int ssd_pftl_init(struct ssd_dev *d)
@@ -638,17 +717,9 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->chan_div = ssd_div_magic(g->channels);
 	for (unsigned i = 0; i < SSD_HINT_LAG; i++)
 		pf->hinted[i] = UINT64_MAX;
-	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
-	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
+	pf->blk_hinted = SSD_NONE;
+	if (tables_alloc(pf, g))
 		return -ENOMEM;
-	pf->blk = table_alloc(blk_len(g));
-	if (!pf->blk)
-		return -ENOMEM;
-	if (pf->l2p.len + pf->p2l.len + blk_len(g) <= SSD_PREFAULT_MAX) {
-		table_prefault(pf->l2p.bytes, pf->l2p.len);
-		table_prefault(pf->p2l.bytes, pf->p2l.len);
-		table_prefault(pf->blk, blk_len(g));
-	}
 	for (uint32_t b = 0; b < pf->heads; b++)
 		pf->blk[b].chan = (uint8_t)(b / pf->bpc);
 	for (uint32_t h = pf->heads; h < pf->heads + heads; h++)
@@ -664,9 +735,10 @@ int ssd_pftl_init(struct ssd_dev *d)
 
 void ssd_pftl_release(struct ssd_dev *d)
 {
-	table_free(d->pf.l2p.bytes, d->pf.l2p.len);
-	table_free(d->pf.p2l.bytes, d->pf.p2l.len);
+	map_release(&d->pf.l2p);
+	map_release(&d->pf.p2l);
 	table_free(d->pf.blk, blk_len(&d->g));
-	d->pf.l2p.bytes = d->pf.p2l.bytes = NULL;
+	table_free(d->pf.live, ssd_live_bytes(&d->g));
 	d->pf.blk = NULL;
+	d->pf.live = NULL;
 }
