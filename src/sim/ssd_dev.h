@@ -115,7 +115,6 @@ struct ssd_page_ftl {
 	uint64_t valid;			/* valid pages on the drive */
 	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
 	unsigned hint_next;		/* the oldest of them */
-	uint32_t blk_hinted;		/* the block the last hint's second stage loaded, or SSD_NONE */
 };
 
 struct ssd_block_ftl {

@@ -536,30 +536,15 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
 }
 
 /*
- * The third stage of ssd_pftl_prefetch(), one hint after the second: the
- * entries page_invalidate() will rewrite when full block b loses a page —
- * its bucket neighbours, and the tail of the bucket below, which it joins.
- */
-static inline __attribute__((always_inline)) void
-hint_neighbours(const struct ssd_page_ftl *pf, uint32_t b)
-{
-	const struct ssd_block *k = &pf->blk[b];
-
-	if (k->state != SSD_BLK_FULL || !k->valid)
-		return;
-	__builtin_prefetch(&pf->blk[k->prev], 1);
-	__builtin_prefetch(&pf->blk[k->next], 1);
-	__builtin_prefetch(&pf->blk[pf->blk[head_of(pf, k->chan, k->valid - 1u)].prev], 1);
-}
-
-/*
  * The prefetch hint of device.h, in two stages SSD_HINT_LAG hints apart:
  * the L2P entry of the page at `off` now; for the page hinted that many
  * hints before, whose entry has had the time of as many IOs to arrive, the
- * block-table entry of the physical page it maps to, which an overwrite
- * updates (page_invalidate). The engine hints OFFSET_AHEAD IOs ahead, so
- * the second load too has a few IOs' time to land (one IO's was too short
- * under load: the entry was still on its way).
+ * block-table entry and the live bits of the physical page it maps to,
+ * which an overwrite updates (page_invalidate). The engine hints
+ * OFFSET_AHEAD IOs ahead, so the second loads too have a few IOs' time to
+ * land (one IO's was too short under load: the entry was still on its way).
+ * A third stage, one hint later, loading the bucket neighbours an overwrite
+ * relinks, moved the wait from page_invalidate() to the hint: no faster.
  */
 void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
@@ -568,17 +553,15 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
 	(void)length;
-	if (pf->blk_hinted != SSD_NONE)
-		hint_neighbours(pf, pf->blk_hinted);
-	pf->blk_hinted = SSD_NONE;
 	if (*old < d->g.user_pages) {
 		uint32_t m = ssd_map_get(&pf->l2p, *old);
 
 		if (m) {
-			pf->blk_hinted = block_of(pf, m - 1);
-			__builtin_prefetch(&pf->blk[pf->blk_hinted], 1);
+			uint32_t b = block_of(pf, m - 1);
+
+			__builtin_prefetch(&pf->blk[b], 1);
 			if (pf->live)
-				__builtin_prefetch(&pf->live[(uint64_t)pf->blk_hinted * pf->live_words], 1);
+				__builtin_prefetch(&pf->live[(uint64_t)b * pf->live_words], 1);
 		}
 	}
 	*old = lpn;
@@ -717,7 +700,6 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->chan_div = ssd_div_magic(g->channels);
 	for (unsigned i = 0; i < SSD_HINT_LAG; i++)
 		pf->hinted[i] = UINT64_MAX;
-	pf->blk_hinted = SSD_NONE;
 	if (tables_alloc(pf, g))
 		return -ENOMEM;
 	for (uint32_t b = 0; b < pf->heads; b++)
