@@ -373,7 +373,7 @@ static void describe_page(FILE *f, const struct ssd_config *c, const struct ssd_
 	line_num(f, "steady_wa", ssd_wa_theory(rho), "",
 		 "write amplification of random page writes, steady state (theory)");
 	line_size(f, "map_memory", ssd_memory_bytes(g, SSD_FTL_PAGE),
-		  "memory of the maps and block table");
+		  "memory of the maps, block table and live bits");
 }
 
 static void ssd_describe(FILE *f, const void *config)
