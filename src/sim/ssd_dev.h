@@ -102,8 +102,8 @@ struct ssd_page_ftl {
 	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
 	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
-	uint64_t *live;			/* plain maps: page bits, set iff valid; NULL: packed */
-	uint32_t live_words;		/* 64-bit words of `live` per block: ppb / 64 rounded up */
+	uint64_t *live;			/* bit p set iff page p is valid; NULL: none (ssd_live_bytes) */
+	uint32_t live_words;		/* 64-bit words of `live` per block: ppb / 64 */
 	uint32_t heads;			/* index of the first bucket head */
 	uint32_t ppb;			/* copies of the geometry, 32-bit for speed */
 	uint32_t bpc;
@@ -174,23 +174,20 @@ static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
 	return (uint64_t)((__int128)dur + (delta >> 64));
 }
 
-/* Bytes of the live bits of a drive of geometry g: none with packed maps. */
+/*
+ * Bytes of the live bits of a drive of geometry g: one bit per flash page,
+ * with plain maps and whole 64-bit words per erase block; else none.
+ */
 static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
 {
-	return g->map_bits == 32 ? g->blocks * ((g->ppb + 63) / 64) * sizeof(uint64_t) : 0;
+	return g->map_bits == 32 && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
 }
 
-/*
- * The word of `live` that holds physical page p's bit, b = p's block (the
- * caller has it: block_of() in ssd_page_ftl.c), and that bit in *bit.
- */
-static inline uint64_t *ssd_live_word(const struct ssd_page_ftl *pf, uint32_t b, uint64_t p,
-				      uint64_t *bit)
+/* The word of `live` that holds physical page p's bit, and that bit in *bit. */
+static inline uint64_t *ssd_live_word(const struct ssd_page_ftl *pf, uint64_t p, uint64_t *bit)
 {
-	uint32_t i = (uint32_t)(p - (uint64_t)b * pf->ppb);
-
-	*bit = 1ULL << (i & 63);
-	return &pf->live[(uint64_t)b * pf->live_words + (i >> 6)];
+	*bit = 1ULL << (p & 63);
+	return &pf->live[p >> 6];
 }
 
 /* Book exactly `dur` ns on channel c, starting no earlier than `at`; the end time. */

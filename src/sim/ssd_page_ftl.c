@@ -25,10 +25,11 @@
  *   2. Physical page p is valid iff P2L[p] = l + 1 and L2P[l] = p + 1. Other
  *      pages are free or invalid whatever their P2L entry holds: a stale
  *      entry is never cleared, so an overwrite or TRIM writes one map entry,
- *      not two. With plain maps, bit p of `live` is set iff p is valid, and
- *      garbage collection moves the pages whose bits are set (move_live);
- *      with packed maps (no bits) it tells valid from stale by looking back
- *      through L2P (prefetched, many at once).
+ *      not two. With plain maps and erase blocks of whole 64-page words
+ *      (ssd_live_bytes), bit p of `live` is set iff p is valid, and garbage
+ *      collection moves the pages whose bits are set (move_live); without
+ *      the bits it tells valid from stale by looking back through L2P
+ *      (prefetched, many at once).
  *   3. blk[b].valid is the number of valid pages of b; pf.valid is the sum
  *      over blocks and the number of mapped logical pages.
  *   4. A block is programmed in page order: an open block holds valid pages
@@ -143,7 +144,8 @@ static void close_open(struct ssd_dev *d, unsigned c)
 	d->chan[c].open = SSD_NONE;
 }
 
-static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
+static inline __attribute__((always_inline)) void
+page_invalidate(struct ssd_dev *d, uint32_t ppn)
 {
 	struct ssd_page_ftl *pf = &d->pf;
 	uint32_t b = block_of(pf, ppn);
@@ -152,7 +154,7 @@ static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
 	k->valid--;
 	pf->valid--;
 	if (pf->live) {
-		uint64_t bit, *w = ssd_live_word(pf, b, ppn, &bit);
+		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
 
 		*w &= ~bit;
 	}
@@ -256,7 +258,7 @@ static void gc_prefetch(struct ssd_dev *d, unsigned c)
 }
 
 /*
- * move_pages() on plain 32-bit maps, which have `live` bits: the valid
+ * move_pages() on a drive with `live` bits (so plain 32-bit maps): the valid
  * pages are the set bits, no L2P entry to load and test (a test the
  * branch predictor lost once a page in seven). Clears the victim's bits and
  * sets those of the pages moved. Page numbers + 1 fit 32 bits here; ppb in
@@ -475,7 +477,7 @@ static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial
 	pf->blk[b].valid++;
 	pf->valid++;
 	if (pf->live) {
-		uint64_t bit, *w = ssd_live_word(pf, b, ppn, &bit);
+		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
 
 		*w |= bit;
 	}
@@ -561,7 +563,7 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 
 			__builtin_prefetch(&pf->blk[b], 1);
 			if (pf->live)
-				__builtin_prefetch(&pf->live[(uint64_t)b * pf->live_words], 1);
+				__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
 		}
 	}
 	*old = lpn;
@@ -671,7 +673,7 @@ static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
 	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
 		return -ENOMEM;
 	pf->blk = table_alloc(blk_len(g));
-	pf->live_words = (uint32_t)((g->ppb + 63) / 64);
+	pf->live_words = (uint32_t)(g->ppb / 64);
 	pf->live = ssd_live_bytes(g) ? table_alloc(ssd_live_bytes(g)) : NULL;
 	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
 		return -ENOMEM;
