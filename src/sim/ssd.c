@@ -99,6 +99,8 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 	uint64_t *top = d->top;
 	unsigned n = 0, count = d->detached ? (unsigned)d->ndone : req_heap_count(h);
 
+	if (count < d->ncq && !d->solo)		/* the common case, first */
+		return 0;
 	if (count >= d->ncq && d->detached) {	/* forget the commands done by now */
 		for (size_t i = count = 0; i < d->ndone; i++)
 			if (d->done[i] > now)
@@ -141,6 +143,10 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 /* xfer() of `len` bytes and of its first page (xfer_page unless len is less). */
 static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_t *whole)
 {
+	if (len == d->g.page) {		/* the common case: no multiplication */
+		*whole = d->t.xfer_page;
+		return *whole;
+	}
 	*whole = xfer(d, len);
 	return len < d->g.page ? *whole : d->t.xfer_page;
 }

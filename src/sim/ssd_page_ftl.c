@@ -678,7 +678,6 @@ static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
 	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
 		return -ENOMEM;
 	if (pf->l2p.len + pf->p2l.len + blk_len(g) + ssd_live_bytes(g) <= SSD_PREFAULT_MAX) {
-		table_prefault(pf->l2p.bytes - SSD_MAP_LEAD, pf->l2p.len);
 		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
 		table_prefault(pf->blk, blk_len(g));
 		if (pf->live)
