@@ -518,28 +518,36 @@ int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, u
 	return write_page(d, first, at, false, done);
 }
 
+/*
+ * Book the flash read of logical page `lpn` from `at`; when it ends. A page
+ * never written is read where a sequential fill would have put it. The
+ * channel of a physical page is its block's, b / bpc (invariant 5),
+ * computed rather than looked up: no block-table load.
+ */
+static inline uint64_t read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t m = ssd_map_get(&pf->l2p, lpn);
+	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
+		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
+
+	if (m)	/* an overwrite (read-modify-write) will update this block's count */
+		__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+	return ssd_chan_run(d, c, at, d->t.read);
+}
+
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint64_t page = d->g.page, first = page_of(pf, off, page);
-	uint64_t last = page_of(pf, off + len - 1, page), end = at;
+	uint64_t page = d->g.page, first = page_of(pf, off, page), last, end = at;
 
-	/*
-	 * A page never written is read where a sequential fill would have put
-	 * it. The channel of a physical page is its block's, b / bpc
-	 * (invariant 5), computed rather than looked up: no block-table load.
-	 */
-	for (uint64_t lpn = first; lpn <= last; lpn++) {
-		uint32_t m = ssd_map_get(&pf->l2p, lpn);
-		unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
-			       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
-
-		if (m)	/* an overwrite (read-modify-write) will update this block's count */
-			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
-
-		end = ssd_max(end, ssd_chan_run(d, c, at, d->t.read));
-	}
-	d->cnt.media_read_bytes += (last - first + 1) * page;
+	d->cnt.media_read_bytes += page;
+	if (len == page && off == first * page)		/* one whole page, the common case */
+		return read_page(d, first, at);	/* no earlier than `at` */
+	last = page_of(pf, off + len - 1, page);
+	d->cnt.media_read_bytes += (last - first) * page;
+	for (uint64_t lpn = first; lpn <= last; lpn++)
+		end = ssd_max(end, read_page(d, lpn, at));
 	return end;
 }
 
