@@ -104,6 +104,7 @@ struct ssd_page_ftl {
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
 	uint64_t *live;			/* bit p set iff page p is valid; NULL: none (ssd_live_bytes) */
 	uint32_t live_words;		/* 64-bit words of `live` per block: ppb / 64 */
+	bool fast;			/* live bits (so plain maps), ppb a power of two */
 	uint32_t heads;			/* index of the first bucket head */
 	uint32_t ppb;			/* copies of the geometry, 32-bit for speed */
 	uint32_t bpc;

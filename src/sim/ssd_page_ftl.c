@@ -79,6 +79,28 @@ static inline uint64_t page_of(const struct ssd_page_ftl *pf, uint64_t off, uint
 	return pf->page_shift >= 0 ? off >> pf->page_shift : off / page;
 }
 
+/*
+ * The accessors of write_page_as(), whose `fast` copy (pf->fast: plain maps,
+ * live bits, ppb a power of two) tests none of that per access.
+ */
+static inline uint32_t map_get(const struct ssd_map *m, uint64_t i, bool fast)
+{
+	return fast ? ((const uint32_t *)(const void *)m->bytes)[i] : ssd_map_get(m, i);
+}
+
+static inline void map_set(struct ssd_map *m, uint64_t i, uint32_t v, bool fast)
+{
+	if (fast)
+		((uint32_t *)(void *)m->bytes)[i] = v;
+	else
+		ssd_map_set(m, i, v);
+}
+
+static inline uint32_t block_as(const struct ssd_page_ftl *pf, uint64_t ppn, bool fast)
+{
+	return fast ? (uint32_t)(ppn >> pf->ppb_shift) : block_of(pf, ppn);
+}
+
 static inline uint32_t head_of(const struct ssd_page_ftl *pf, uint32_t c, uint32_t valid)
 {
 	return pf->heads + c * (pf->ppb + 1) + valid;
@@ -145,15 +167,15 @@ static void close_open(struct ssd_dev *d, unsigned c)
 }
 
 static inline __attribute__((always_inline)) void
-page_invalidate(struct ssd_dev *d, uint32_t ppn)
+page_invalidate(struct ssd_dev *d, uint32_t ppn, bool fast)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t b = block_of(pf, ppn);
+	uint32_t b = block_as(pf, ppn, fast);
 	struct ssd_block *k = &pf->blk[b];
 
 	k->valid--;
 	pf->valid--;
-	if (pf->live) {
+	if (fast || pf->live) {
 		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
 
 		*w &= ~bit;
@@ -233,7 +255,7 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
  */
 #define GC_AHEAD 9
 
-static void gc_prefetch(struct ssd_dev *d, unsigned c)
+static inline __attribute__((always_inline)) void gc_prefetch(struct ssd_dev *d, unsigned c)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
 	struct ssd_chan *ch = &d->chan[c];
@@ -369,7 +391,8 @@ static inline bool needs_gc(const struct ssd_dev *d, unsigned c)
 }
 
 /* The next free page of channel c, collecting garbage first if needed. */
-static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
+static inline __attribute__((always_inline)) int
+page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
 {
 	struct ssd_chan *ch = &d->chan[c];
 	int ret;
@@ -438,7 +461,8 @@ static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
  * line and the page looks again, so collection holds the host up only when
  * every channel is busy.
  */
-static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
+static inline __attribute__((always_inline)) int
+place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
 {
 	unsigned n = (unsigned)d->g.channels, c = pick_chan(d, ready);
 	int ret = 0;
@@ -457,32 +481,36 @@ static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_
 	return ret;
 }
 
-/* Write logical page `lpn` (read first when only `partial`ly overwritten). */
-static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end)
+/*
+ * Write logical page `lpn` (read first when only `partial`ly overwritten);
+ * `fast`: pf->fast holds (a constant in each copy, see map_get()).
+ */
+static inline __attribute__((always_inline)) int
+write_page_as(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end, bool fast)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t old = ssd_map_get(&pf->l2p, lpn), ppn = 0, b;
+	uint32_t old = map_get(&pf->l2p, lpn, fast), ppn = 0;
 	uint64_t ready = at;
 	unsigned c;
 	int ret;
 
 	if (old) {
 		if (partial) {
-			ready = ssd_chan_run(d, pf->blk[block_of(pf, old - 1)].chan, at, d->t.read);
+			ready = ssd_chan_run(d, pf->blk[block_as(pf, old - 1, fast)].chan, at,
+					     d->t.read);
 			d->cnt.media_read_bytes += d->g.page;
 		}
-		page_invalidate(d, old - 1);
-		ssd_map_set(&pf->l2p, lpn, 0);	/* before GC looks back (invariant 2) */
+		page_invalidate(d, old - 1, fast);
+		map_set(&pf->l2p, lpn, 0, fast);	/* before GC looks back (invariant 2) */
 	}
 	ret = place_page(d, ready, &c, &ppn);
 	if (ret)
 		return ret;
-	ssd_map_set(&pf->p2l, ppn, (uint32_t)lpn + 1);
-	ssd_map_set(&pf->l2p, lpn, ppn + 1);
-	b = block_of(pf, ppn);
-	pf->blk[b].valid++;
+	map_set(&pf->p2l, ppn, (uint32_t)lpn + 1, fast);
+	map_set(&pf->l2p, lpn, ppn + 1, fast);
+	pf->blk[block_as(pf, ppn, fast)].valid++;
 	pf->valid++;
-	if (pf->live) {
+	if (fast || pf->live) {
 		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
 
 		*w |= bit;
@@ -491,6 +519,25 @@ static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial
 	d->cnt.media_write_bytes += d->g.page;
 	gc_prefetch(d, c);
 	return 0;
+}
+
+static __attribute__((noinline)) int write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at,
+						     bool partial, uint64_t *end)
+{
+	return write_page_as(d, lpn, at, partial, end, true);
+}
+
+static __attribute__((noinline)) int write_page_any(struct ssd_dev *d, uint64_t lpn, uint64_t at,
+						    bool partial, uint64_t *end)
+{
+	return write_page_as(d, lpn, at, partial, end, false);
+}
+
+static inline int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial,
+			     uint64_t *end)
+{
+	return d->pf.fast ? write_page_fast(d, lpn, at, partial, end)
+			  : write_page_any(d, lpn, at, partial, end);
 }
 
 /* ssd_pftl_write() of any range: pages partly covered are read first. */
@@ -595,7 +642,7 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
 		uint32_t m = ssd_map_get(&pf->l2p, lpn);
 
 		if (m) {
-			page_invalidate(d, m - 1);
+			page_invalidate(d, m - 1, false);
 			ssd_map_set(&pf->l2p, lpn, 0);
 		}
 	}
@@ -691,6 +738,7 @@ static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
 	pf->live = ssd_live_bytes(g) ? table_alloc(ssd_live_bytes(g)) : NULL;
 	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
 		return -ENOMEM;
+	pf->fast = pf->live && pf->ppb_shift >= 0;	/* live bits: plain maps */
 	if (pf->l2p.len + pf->p2l.len + blk_len(g) + ssd_live_bytes(g) <= SSD_PREFAULT_MAX) {
 		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
 		table_prefault(pf->blk, blk_len(g));
