@@ -255,7 +255,8 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
  */
 #define GC_AHEAD 9
 
-static inline __attribute__((always_inline)) void gc_prefetch(struct ssd_dev *d, unsigned c)
+static inline __attribute__((always_inline)) void
+gc_prefetch(struct ssd_dev *d, unsigned c)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
 	struct ssd_chan *ch = &d->chan[c];
@@ -440,7 +441,8 @@ static unsigned first_idle(const struct ssd_chan *ch, unsigned n, unsigned c, ui
  * looked for again only when the soonest free is idle, as the round-robin
  * channel mostly is then).
  */
-static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
+static inline __attribute__((always_inline)) unsigned
+pick_chan(struct ssd_dev *d, uint64_t at)
 {
 	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
 	uint64_t best_at = d->chan[c].free_at;
@@ -616,21 +618,29 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
 	(void)length;
-	if (*old < d->g.user_pages) {
-		uint32_t m = ssd_map_get(&pf->l2p, *old);
+	if (pf->fast) {		/* as below, without the tests of the map width and bits */
+		const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
+		uint32_t m = *old < d->g.user_pages ? l2p[*old] : 0;
 
 		if (m) {
-			uint32_t b = block_of(pf, m - 1);
+			__builtin_prefetch(&pf->blk[(m - 1) >> pf->ppb_shift], 1);
+			__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
+		}
+		if (lpn < d->g.user_pages)
+			__builtin_prefetch(&l2p[lpn]);
+	} else {
+		uint32_t m = *old < d->g.user_pages ? ssd_map_get(&pf->l2p, *old) : 0;
 
-			__builtin_prefetch(&pf->blk[b], 1);
+		if (m) {
+			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
 			if (pf->live)
 				__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
 		}
+		if (lpn < d->g.user_pages)
+			__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 	}
 	*old = lpn;
 	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
-	if (lpn < d->g.user_pages)
-		__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 }
 
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
