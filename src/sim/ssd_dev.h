@@ -177,11 +177,14 @@ static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
 
 /*
  * Bytes of the live bits of a drive of geometry g: one bit per flash page,
- * with plain maps and whole 64-bit words per erase block; else none.
+ * with plain maps (the maps within SSD_PLAIN_MAPS: a larger drive is short
+ * of memory, not of speed) and whole 64-bit words per erase block; else none.
  */
 static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
 {
-	return g->map_bits == 32 && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
+	bool plain = (g->user_pages + g->raw_pages) * 4 <= SSD_PLAIN_MAPS;
+
+	return plain && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
 }
 
 /* The word of `live` that holds physical page p's bit, and that bit in *bit. */
