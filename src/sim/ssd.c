@@ -99,6 +99,8 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 	uint64_t *top = d->top;
 	unsigned n = 0, count = d->detached ? (unsigned)d->ndone : req_heap_count(h);
 
+	if (count < d->ncq && !d->solo)		/* the common case, first */
+		return 0;
 	if (count >= d->ncq && d->detached) {	/* forget the commands done by now */
 		for (size_t i = count = 0; i < d->ndone; i++)
 			if (d->done[i] > now)
@@ -141,6 +143,10 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 /* xfer() of `len` bytes and of its first page (xfer_page unless len is less). */
 static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_t *whole)
 {
+	if (len == d->g.page) {		/* the common case: no multiplication */
+		*whole = d->t.xfer_page;
+		return *whole;
+	}
 	*whole = xfer(d, len);
 	return len < d->g.page ? *whole : d->t.xfer_page;
 }
@@ -239,20 +245,12 @@ static uint64_t ssd_next_completion(struct sim_device *sd)
 	return d->solo ? d->solo_at : req_heap_min(&d->inflight);
 }
 
-static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_request **out,
-			     unsigned max)
+/* complete() from the in-flight heap: out of line, so that the solo case saves no registers. */
+static __attribute__((noinline)) unsigned complete_heap(struct ssd_dev *d, uint64_t now,
+							struct io_request **out, unsigned max)
 {
-	struct ssd_dev *d = (struct ssd_dev *)sd;
 	unsigned n = 0;
 
-	if (d->solo) {
-		if (!max || d->solo_at > now)
-			return 0;
-		d->solo->complete_ns = d->solo_at;
-		out[0] = d->solo;
-		d->solo = NULL;
-		return 1;
-	}
 	while (n < max && req_heap_min(&d->inflight) <= now) {
 		uint64_t when = req_heap_min(&d->inflight);
 		struct io_request *req = req_heap_pop(&d->inflight);
@@ -261,6 +259,21 @@ static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_requ
 		out[n++] = req;
 	}
 	return n;
+}
+
+static unsigned ssd_complete(struct sim_device *sd, uint64_t now, struct io_request **out,
+			     unsigned max)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+
+	if (!d->solo)
+		return complete_heap(d, now, out, max);
+	if (!max || d->solo_at > now)
+		return 0;
+	d->solo->complete_ns = d->solo_at;
+	out[0] = d->solo;
+	d->solo = NULL;
+	return 1;
 }
 
 static void ssd_counters(const struct sim_device *sd, struct sim_counters *c)

@@ -220,7 +220,7 @@ int ssd_geometry(const struct ssd_config *c, struct ssd_geometry *g, struct errm
 
 static uint64_t map_bytes(uint64_t entries, unsigned bits)
 {
-	return (entries * bits + 7) / 8 + 8;
+	return SSD_MAP_LEAD + (entries * bits + 7) / 8 + 8;
 }
 
 uint64_t ssd_memory_bytes(const struct ssd_geometry *g, unsigned ftl)
@@ -231,7 +231,8 @@ uint64_t ssd_memory_bytes(const struct ssd_geometry *g, unsigned ftl)
 		return fixed + g->units;
 	return fixed + map_bytes(g->user_pages, g->map_bits) +
 	       map_bytes(g->raw_pages, g->map_bits) +
-	       (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block);
+	       (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block) +
+	       ssd_live_bytes(g);
 }
 
 double ssd_wa_theory(double rho)
@@ -372,7 +373,7 @@ static void describe_page(FILE *f, const struct ssd_config *c, const struct ssd_
 	line_num(f, "steady_wa", ssd_wa_theory(rho), "",
 		 "write amplification of random page writes, steady state (theory)");
 	line_size(f, "map_memory", ssd_memory_bytes(g, SSD_FTL_PAGE),
-		  "memory of the maps and block table");
+		  "memory of the maps, block table and live bits");
 }
 
 static void ssd_describe(FILE *f, const void *config)

@@ -28,10 +28,14 @@
  * entries are plain 32-bit words (the fast case, chosen while both maps fit
  * in SSD_PLAIN_MAPS bytes); otherwise they are packed, entry i at bit
  * i * bits, and an access loads the 8 bytes around it, so the allocation
- * carries 8 bytes of tail padding.
+ * carries 8 bytes of tail padding. It also carries SSD_MAP_LEAD bytes
+ * before entry 0, never written: prefetch_targets() may take the address
+ * of "L2P[l - 1]" with l = 0 (a P2L entry never written) without a test.
  */
+#define SSD_MAP_LEAD 64
+
 struct ssd_map {
-	uint8_t *bytes;
+	uint8_t *bytes;		/* entry 0; the allocation starts SSD_MAP_LEAD before */
 	size_t len;		/* bytes allocated */
 	unsigned bits;
 	uint64_t mask;
@@ -98,6 +102,9 @@ struct ssd_page_ftl {
 	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
 	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
+	uint64_t *live;			/* bit p set iff page p is valid; NULL: none (ssd_live_bytes) */
+	uint32_t live_words;		/* 64-bit words of `live` per block: ppb / 64 */
+	bool fast;			/* live bits (so plain maps), ppb a power of two */
 	uint32_t heads;			/* index of the first bucket head */
 	uint32_t ppb;			/* copies of the geometry, 32-bit for speed */
 	uint32_t bpc;
@@ -166,6 +173,25 @@ static inline uint64_t ssd_spread(struct ssd_dev *d, uint64_t dur)
 	__int128 delta = (__int128)dur * (int64_t)d->t.spread_q32 * u;
 
 	return (uint64_t)((__int128)dur + (delta >> 64));
+}
+
+/*
+ * Bytes of the live bits of a drive of geometry g: one bit per flash page,
+ * with plain maps (the maps within SSD_PLAIN_MAPS: a larger drive is short
+ * of memory, not of speed) and whole 64-bit words per erase block; else none.
+ */
+static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
+{
+	bool plain = (g->user_pages + g->raw_pages) * 4 <= SSD_PLAIN_MAPS;
+
+	return plain && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
+}
+
+/* The word of `live` that holds physical page p's bit, and that bit in *bit. */
+static inline uint64_t *ssd_live_word(const struct ssd_page_ftl *pf, uint64_t p, uint64_t *bit)
+{
+	*bit = 1ULL << (p & 63);
+	return &pf->live[p >> 6];
 }
 
 /* Book exactly `dur` ns on channel c, starting no earlier than `at`; the end time. */

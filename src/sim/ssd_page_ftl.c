@@ -10,8 +10,9 @@
  * (steady state of random writes) many, a trimmed one few again.
  *
  * Memory is the two maps — 32-bit words, or packed to the bits a page number
- * needs on very large drives (see SSD_PLAIN_MAPS) — and 12 bytes per erase
- * block: about 8 bytes per flash page at most. A host page write touches a
+ * needs on very large drives (see SSD_PLAIN_MAPS) —, with plain maps one
+ * live bit per flash page, and 12 bytes per erase block: about 8 bytes per
+ * flash page at most. A host page write touches a
  * fixed handful of entries and allocates nothing; garbage collection costs
  * O(ppb) per erased block, its map lookups loaded over the channel's last
  * writes before (gc_prefetch) and again together when it runs. Loads are
@@ -24,8 +25,11 @@
  *   2. Physical page p is valid iff P2L[p] = l + 1 and L2P[l] = p + 1. Other
  *      pages are free or invalid whatever their P2L entry holds: a stale
  *      entry is never cleared, so an overwrite or TRIM writes one map entry,
- *      not two, and garbage collection tells valid from stale by looking
- *      back through L2P (prefetched, many at once).
+ *      not two. With plain maps and erase blocks of whole 64-page words
+ *      (ssd_live_bytes), bit p of `live` is set iff p is valid, and garbage
+ *      collection moves the pages whose bits are set (move_live); without
+ *      the bits it tells valid from stale by looking back through L2P
+ *      (prefetched, many at once).
  *   3. blk[b].valid is the number of valid pages of b; pf.valid is the sum
  *      over blocks and the number of mapped logical pages.
  *   4. A block is programmed in page order: an open block holds valid pages
@@ -73,6 +77,28 @@ static inline uint32_t block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
 static inline uint64_t page_of(const struct ssd_page_ftl *pf, uint64_t off, uint64_t page)
 {
 	return pf->page_shift >= 0 ? off >> pf->page_shift : off / page;
+}
+
+/*
+ * The accessors of write_page_as(), whose `fast` copy (pf->fast: plain maps,
+ * live bits, ppb a power of two) tests none of that per access.
+ */
+static inline uint32_t map_get(const struct ssd_map *m, uint64_t i, bool fast)
+{
+	return fast ? ((const uint32_t *)(const void *)m->bytes)[i] : ssd_map_get(m, i);
+}
+
+static inline void map_set(struct ssd_map *m, uint64_t i, uint32_t v, bool fast)
+{
+	if (fast)
+		((uint32_t *)(void *)m->bytes)[i] = v;
+	else
+		ssd_map_set(m, i, v);
+}
+
+static inline uint32_t block_as(const struct ssd_page_ftl *pf, uint64_t ppn, bool fast)
+{
+	return fast ? (uint32_t)(ppn >> pf->ppb_shift) : block_of(pf, ppn);
 }
 
 static inline uint32_t head_of(const struct ssd_page_ftl *pf, uint32_t c, uint32_t valid)
@@ -140,14 +166,20 @@ static void close_open(struct ssd_dev *d, unsigned c)
 	d->chan[c].open = SSD_NONE;
 }
 
-static void page_invalidate(struct ssd_dev *d, uint32_t ppn)
+static inline __attribute__((always_inline)) void
+page_invalidate(struct ssd_dev *d, uint32_t ppn, bool fast)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t b = block_of(pf, ppn);
+	uint32_t b = block_as(pf, ppn, fast);
 	struct ssd_block *k = &pf->blk[b];
 
 	k->valid--;
 	pf->valid--;
+	if (fast || pf->live) {
+		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
+
+		*w &= ~bit;
+	}
 	if (k->state == SSD_BLK_FULL) {
 		list_unlink(pf->blk, b);
 		list_append(pf->blk, head_of(pf, k->chan, k->valid), b);
@@ -190,17 +222,23 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
 	if (pf->p2l.bits == 32) {	/* plain maps: the common case, kept tight */
 		uintptr_t l2p1 = (uintptr_t)pf->l2p.bytes - sizeof(uint32_t);
 
-		/* no test for an entry 0: loading the address before the map is harmless */
+		/*
+		 * No test for an entry 0: entry -1 is in the allocation
+		 * (SSD_MAP_LEAD). Into L2 only (locality 2): these wait many
+		 * IOs for their collection, and in L1 they evicted what the IOs
+		 * in between use (A/B: 8 % faster at QD1, 14 % at QD32).
+		 */
 #pragma GCC unroll 4
 		for (uint32_t i = 0; i < count; i++)
-			__builtin_prefetch((const void *)(l2p1 + (uintptr_t)p2l[i] * sizeof(uint32_t)), 1);
+			__builtin_prefetch((const void *)(l2p1 + (uintptr_t)p2l[i] * sizeof(uint32_t)),
+					   1, 2);
 		return;
 	}
 	for (uint64_t q = p; q < p + count; q++) {
 		uint32_t l = ssd_map_get(&pf->p2l, q);
 
 		if (l)
-			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1);
+			__builtin_prefetch(ssd_map_addr(&pf->l2p, l - 1), 1, 2);
 	}
 }
 
@@ -217,7 +255,8 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
  */
 #define GC_AHEAD 9
 
-static void gc_prefetch(struct ssd_dev *d, unsigned c)
+static inline __attribute__((always_inline)) void
+gc_prefetch(struct ssd_dev *d, unsigned c)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
 	struct ssd_chan *ch = &d->chan[c];
@@ -248,27 +287,37 @@ static void gc_prefetch(struct ssd_dev *d, unsigned c)
 }
 
 /*
- * move_pages() on plain 32-bit maps: the common case, kept tight (page
- * numbers + 1 fit 32 bits here; ppb in a local, as the stores through the
- * maps could otherwise alias it).
+ * move_pages() on a drive with `live` bits (so plain 32-bit maps): the valid
+ * pages are the set bits, no L2P entry to load and test (a test the
+ * branch predictor lost once a page in seven). Clears the victim's bits and
+ * sets those of the pages moved. Page numbers + 1 fit 32 bits here; ppb in
+ * a local, as the stores through the maps could otherwise alias it.
  */
-static uint32_t move_plain(struct ssd_page_ftl *pf, uint64_t first, uint64_t dst)
+static uint32_t move_live(struct ssd_page_ftl *pf, uint32_t victim, uint32_t dest)
 {
-	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + first;
-	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + dst, *out = to;
+	const uint32_t *from = (const uint32_t *)(void *)pf->p2l.bytes + (uint64_t)victim * pf->ppb;
+	uint32_t *to = (uint32_t *)(void *)pf->p2l.bytes + (uint64_t)dest * pf->ppb;
 	uint32_t *l2p1 = (uint32_t *)((uintptr_t)pf->l2p.bytes - sizeof(uint32_t));	/* [l]: L2P[l - 1] */
-	uint32_t ppb = pf->ppb, here = (uint32_t)first + 1, there = (uint32_t)dst + 1;
+	uint64_t *w = pf->live + (uint64_t)victim * pf->live_words;
+	uint64_t *out = pf->live + (uint64_t)dest * pf->live_words;
+	uint32_t words = pf->live_words, there = (uint32_t)((uint64_t)dest * pf->ppb) + 1, n;
+	uint32_t *next = to;
 
-#pragma GCC unroll 4
-	for (uint32_t i = 0; i < ppb; i++) {
-		uint32_t l = from[i];
+	for (uint32_t j = 0; j < words; j++, from += 64) {
+		uint64_t bits = w[j];
 
-		if (!l || l2p1[l] != here + i)
-			continue;	/* stale: invariant 2 */
-		*out++ = l;
-		l2p1[l] = there++;
+		w[j] = 0;
+		for (; bits; bits &= bits - 1) {
+			uint32_t l = from[__builtin_ctzll(bits)];
+
+			*next++ = l;
+			l2p1[l] = there++;
+		}
 	}
-	return (uint32_t)(out - to);
+	n = (uint32_t)(next - to);
+	for (uint32_t j = 0; j < words && j * 64 < n; j++)	/* `dest` was free: no bits */
+		out[j] = n - j * 64 >= 64 ? UINT64_MAX : (1ULL << (n - j * 64)) - 1;
+	return n;
 }
 
 /*
@@ -283,8 +332,8 @@ static uint32_t move_pages(struct ssd_page_ftl *pf, uint32_t victim, uint32_t to
 
 	if (!loaded)
 		prefetch_targets(pf, first, pf->ppb);
-	if (pf->p2l.bits == 32)
-		return move_plain(pf, first, dst);
+	if (pf->live)
+		return move_live(pf, victim, to);
 	for (uint64_t p = first; p < first + pf->ppb; p++) {
 		uint32_t l = ssd_map_get(&pf->p2l, p);
 
@@ -343,7 +392,8 @@ static inline bool needs_gc(const struct ssd_dev *d, unsigned c)
 }
 
 /* The next free page of channel c, collecting garbage first if needed. */
-static int page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
+static inline __attribute__((always_inline)) int
+page_alloc(struct ssd_dev *d, unsigned c, uint64_t at, uint32_t *ppn)
 {
 	struct ssd_chan *ch = &d->chan[c];
 	int ret;
@@ -391,7 +441,8 @@ static unsigned first_idle(const struct ssd_chan *ch, unsigned n, unsigned c, ui
  * looked for again only when the soonest free is idle, as the round-robin
  * channel mostly is then).
  */
-static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
+static inline __attribute__((always_inline)) unsigned
+pick_chan(struct ssd_dev *d, uint64_t at)
 {
 	unsigned n = (unsigned)d->g.channels, c = d->pf.rr, best = c;
 	uint64_t best_at = d->chan[c].free_at;
@@ -412,7 +463,8 @@ static unsigned pick_chan(struct ssd_dev *d, uint64_t at)
  * line and the page looks again, so collection holds the host up only when
  * every channel is busy.
  */
-static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
+static inline __attribute__((always_inline)) int
+place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
 {
 	unsigned n = (unsigned)d->g.channels, c = pick_chan(d, ready);
 	int ret = 0;
@@ -431,34 +483,63 @@ static int place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_
 	return ret;
 }
 
-/* Write logical page `lpn` (read first when only `partial`ly overwritten). */
-static int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end)
+/*
+ * Write logical page `lpn` (read first when only `partial`ly overwritten);
+ * `fast`: pf->fast holds (a constant in each copy, see map_get()).
+ */
+static inline __attribute__((always_inline)) int
+write_page_as(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64_t *end, bool fast)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t old = ssd_map_get(&pf->l2p, lpn), ppn = 0;
+	uint32_t old = map_get(&pf->l2p, lpn, fast), ppn = 0;
 	uint64_t ready = at;
 	unsigned c;
 	int ret;
 
 	if (old) {
 		if (partial) {
-			ready = ssd_chan_run(d, pf->blk[block_of(pf, old - 1)].chan, at, d->t.read);
+			ready = ssd_chan_run(d, pf->blk[block_as(pf, old - 1, fast)].chan, at,
+					     d->t.read);
 			d->cnt.media_read_bytes += d->g.page;
 		}
-		page_invalidate(d, old - 1);
-		ssd_map_set(&pf->l2p, lpn, 0);	/* before GC looks back (invariant 2) */
+		page_invalidate(d, old - 1, fast);
+		map_set(&pf->l2p, lpn, 0, fast);	/* before GC looks back (invariant 2) */
 	}
 	ret = place_page(d, ready, &c, &ppn);
 	if (ret)
 		return ret;
-	ssd_map_set(&pf->p2l, ppn, (uint32_t)lpn + 1);
-	ssd_map_set(&pf->l2p, lpn, ppn + 1);
-	pf->blk[block_of(pf, ppn)].valid++;
+	map_set(&pf->p2l, ppn, (uint32_t)lpn + 1, fast);
+	map_set(&pf->l2p, lpn, ppn + 1, fast);
+	pf->blk[block_as(pf, ppn, fast)].valid++;
 	pf->valid++;
+	if (fast || pf->live) {
+		uint64_t bit, *w = ssd_live_word(pf, ppn, &bit);
+
+		*w |= bit;
+	}
 	*end = ssd_max(*end, ssd_chan_run(d, c, ready, d->t.prog));
 	d->cnt.media_write_bytes += d->g.page;
 	gc_prefetch(d, c);
 	return 0;
+}
+
+static __attribute__((noinline)) int write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at,
+						     bool partial, uint64_t *end)
+{
+	return write_page_as(d, lpn, at, partial, end, true);
+}
+
+static __attribute__((noinline)) int write_page_any(struct ssd_dev *d, uint64_t lpn, uint64_t at,
+						    bool partial, uint64_t *end)
+{
+	return write_page_as(d, lpn, at, partial, end, false);
+}
+
+static inline int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial,
+			     uint64_t *end)
+{
+	return d->pf.fast ? write_page_fast(d, lpn, at, partial, end)
+			  : write_page_any(d, lpn, at, partial, end);
 }
 
 /* ssd_pftl_write() of any range: pages partly covered are read first. */
@@ -486,28 +567,36 @@ int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, u
 	return write_page(d, first, at, false, done);
 }
 
+/*
+ * Book the flash read of logical page `lpn` from `at`; when it ends. A page
+ * never written is read where a sequential fill would have put it. The
+ * channel of a physical page is its block's, b / bpc (invariant 5),
+ * computed rather than looked up: no block-table load.
+ */
+static inline uint64_t read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t m = ssd_map_get(&pf->l2p, lpn);
+	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
+		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
+
+	if (m)	/* an overwrite (read-modify-write) will update this block's count */
+		__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+	return ssd_chan_run(d, c, at, d->t.read);
+}
+
 uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint64_t page = d->g.page, first = page_of(pf, off, page);
-	uint64_t last = page_of(pf, off + len - 1, page), end = at;
+	uint64_t page = d->g.page, first = page_of(pf, off, page), last, end = at;
 
-	/*
-	 * A page never written is read where a sequential fill would have put
-	 * it. The channel of a physical page is its block's, b / bpc
-	 * (invariant 5), computed rather than looked up: no block-table load.
-	 */
-	for (uint64_t lpn = first; lpn <= last; lpn++) {
-		uint32_t m = ssd_map_get(&pf->l2p, lpn);
-		unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
-			       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
-
-		if (m)	/* an overwrite (read-modify-write) will update this block's count */
-			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
-
-		end = ssd_max(end, ssd_chan_run(d, c, at, d->t.read));
-	}
-	d->cnt.media_read_bytes += (last - first + 1) * page;
+	d->cnt.media_read_bytes += page;
+	if (len == page && off == first * page)		/* one whole page, the common case */
+		return read_page(d, first, at);	/* no earlier than `at` */
+	last = page_of(pf, off + len - 1, page);
+	d->cnt.media_read_bytes += (last - first) * page;
+	for (uint64_t lpn = first; lpn <= last; lpn++)
+		end = ssd_max(end, read_page(d, lpn, at));
 	return end;
 }
 
@@ -515,10 +604,12 @@ uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t a
  * The prefetch hint of device.h, in two stages SSD_HINT_LAG hints apart:
  * the L2P entry of the page at `off` now; for the page hinted that many
  * hints before, whose entry has had the time of as many IOs to arrive, the
- * block-table entry of the physical page it maps to, which an overwrite
- * updates (page_invalidate). The engine hints OFFSET_AHEAD IOs ahead, so
- * the second load too has a few IOs' time to land (one IO's was too short
- * under load: the entry was still on its way).
+ * block-table entry and the live bits of the physical page it maps to,
+ * which an overwrite updates (page_invalidate). The engine hints
+ * OFFSET_AHEAD IOs ahead, so the second loads too have a few IOs' time to
+ * land (one IO's was too short under load: the entry was still on its way).
+ * A third stage, one hint later, loading the bucket neighbours an overwrite
+ * relinks, moved the wait from page_invalidate() to the hint: no faster.
  */
 void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
@@ -527,16 +618,29 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
 
 	(void)length;
-	if (*old < d->g.user_pages) {
-		uint32_t m = ssd_map_get(&pf->l2p, *old);
+	if (pf->fast) {		/* as below, without the tests of the map width and bits */
+		const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
+		uint32_t m = *old < d->g.user_pages ? l2p[*old] : 0;
 
-		if (m)
+		if (m) {
+			__builtin_prefetch(&pf->blk[(m - 1) >> pf->ppb_shift], 1);
+			__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
+		}
+		if (lpn < d->g.user_pages)
+			__builtin_prefetch(&l2p[lpn]);
+	} else {
+		uint32_t m = *old < d->g.user_pages ? ssd_map_get(&pf->l2p, *old) : 0;
+
+		if (m) {
 			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+			if (pf->live)
+				__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
+		}
+		if (lpn < d->g.user_pages)
+			__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 	}
 	*old = lpn;
 	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
-	if (lpn < d->g.user_pages)
-		__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 }
 
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
@@ -548,10 +652,15 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
 		uint32_t m = ssd_map_get(&pf->l2p, lpn);
 
 		if (m) {
-			page_invalidate(d, m - 1);
+			page_invalidate(d, m - 1, false);
 			ssd_map_set(&pf->l2p, lpn, 0);
 		}
 	}
+}
+
+static size_t page_round(size_t len)
+{
+	return (len + 4095) & ~(size_t)4095;
 }
 
 /*
@@ -561,15 +670,39 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
  */
 static void *table_alloc(size_t len)
 {
-	void *p;
+	size_t span = page_round(len + HUGE_PAGE);
+	uintptr_t p, start, end;
 
 	if (len < HUGE_PAGE)
 		return calloc(len, 1);
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	/* huge-page aligned (a huge page more mapped, the ends cut off): all of it can be huge */
+	p = (uintptr_t)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == (uintptr_t)MAP_FAILED)
 		return NULL;
-	madvise(p, len, MADV_HUGEPAGE);		/* advice only: fine if refused */
-	return p;
+	start = (p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	end = start + page_round(len);
+	if (start > p)
+		munmap((void *)p, start - p);
+	if (p + span > end)
+		munmap((void *)end, p + span - end);
+	madvise((void *)start, len, MADV_HUGEPAGE);	/* advice only: fine if refused */
+	return (void *)start;
+}
+
+/*
+ * Fault a table in now (SSD_PREFAULT_MAX): the kernel zeroes its pages at
+ * this point instead of at their first use. Writes zeros over zeros, page
+ * by page, where MADV_POPULATE_WRITE (Linux 5.14) is refused or the table
+ * is not page-aligned.
+ */
+static void table_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	if (len >= HUGE_PAGE && !madvise(p, len, MADV_POPULATE_WRITE))
+		return;
+#endif
+	for (size_t i = 0; i < len; i += 4096)
+		((volatile uint8_t *)p)[i] = 0;
 }
 
 static void table_free(void *p, size_t len)
@@ -584,14 +717,45 @@ static int map_init(struct ssd_map *m, uint64_t entries, unsigned bits)
 {
 	m->bits = bits;
 	m->mask = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
-	m->len = (entries * bits + 7) / 8 + 8;
+	m->len = SSD_MAP_LEAD + (entries * bits + 7) / 8 + 8;
 	m->bytes = table_alloc(m->len);
-	return m->bytes ? 0 : -ENOMEM;
+	if (!m->bytes)
+		return -ENOMEM;
+	m->bytes += SSD_MAP_LEAD;
+	return 0;
+}
+
+static void map_release(struct ssd_map *m)
+{
+	if (m->bytes)
+		table_free(m->bytes - SSD_MAP_LEAD, m->len);
+	m->bytes = NULL;
 }
 
 static size_t blk_len(const struct ssd_geometry *g)
 {
 	return (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block);
+}
+
+/* The maps, the block table and the live bits (plain maps only). */
+static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
+{
+	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
+	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
+		return -ENOMEM;
+	pf->blk = table_alloc(blk_len(g));
+	pf->live_words = (uint32_t)(g->ppb / 64);
+	pf->live = ssd_live_bytes(g) ? table_alloc(ssd_live_bytes(g)) : NULL;
+	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
+		return -ENOMEM;
+	pf->fast = pf->live && pf->ppb_shift >= 0;	/* live bits: plain maps */
+	if (pf->l2p.len + pf->p2l.len + blk_len(g) + ssd_live_bytes(g) <= SSD_PREFAULT_MAX) {
+		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
+		table_prefault(pf->blk, blk_len(g));
+		if (pf->live)
+			table_prefault(pf->live, ssd_live_bytes(g));
+	}
+	return 0;
 }
 
 int ssd_pftl_init(struct ssd_dev *d)
@@ -609,11 +773,7 @@ int ssd_pftl_init(struct ssd_dev *d)
 	pf->chan_div = ssd_div_magic(g->channels);
 	for (unsigned i = 0; i < SSD_HINT_LAG; i++)
 		pf->hinted[i] = UINT64_MAX;
-	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
-	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
-		return -ENOMEM;
-	pf->blk = table_alloc(blk_len(g));
-	if (!pf->blk)
+	if (tables_alloc(pf, g))
 		return -ENOMEM;
 	for (uint32_t b = 0; b < pf->heads; b++)
 		pf->blk[b].chan = (uint8_t)(b / pf->bpc);
@@ -630,9 +790,10 @@ int ssd_pftl_init(struct ssd_dev *d)
 
 void ssd_pftl_release(struct ssd_dev *d)
 {
-	table_free(d->pf.l2p.bytes, d->pf.l2p.len);
-	table_free(d->pf.p2l.bytes, d->pf.p2l.len);
+	map_release(&d->pf.l2p);
+	map_release(&d->pf.p2l);
 	table_free(d->pf.blk, blk_len(&d->g));
-	d->pf.l2p.bytes = d->pf.p2l.bytes = NULL;
+	table_free(d->pf.live, ssd_live_bytes(&d->g));
 	d->pf.blk = NULL;
+	d->pf.live = NULL;
 }

@@ -86,6 +86,11 @@ static void fill_block(struct ssd_dev *d, uint32_t b, uint16_t n, struct dealer 
 			continue;
 		ssd_map_set(&pf->p2l, p, (uint32_t)l + 1);
 		ssd_map_set(&pf->l2p, l, (uint32_t)p + 1);
+		if (pf->live) {
+			uint64_t bit, *w = ssd_live_word(pf, p, &bit);
+
+			*w |= bit;
+		}
 		valid++;
 	}
 	pf->blk[b].valid = valid;
@@ -153,6 +158,13 @@ static bool page_valid(const struct ssd_page_ftl *pf, uint64_t p)
 	return l && ssd_map_get(&pf->l2p, l - 1) == p + 1;
 }
 
+static bool live_bit(const struct ssd_page_ftl *pf, uint64_t p)
+{
+	uint64_t bit, *w = ssd_live_word(pf, p, &bit);
+
+	return *w & bit;
+}
+
 /* Invariants 1-4: maps agree, counts add up, nothing past an open block's wp. */
 static int verify_pages(const struct ssd_dev *d, struct errmsg *err)
 {
@@ -164,7 +176,13 @@ static int verify_pages(const struct ssd_dev *d, struct errmsg *err)
 		unsigned valid = 0;
 
 		for (uint64_t i = 0; i < pf->ppb; i++) {
-			if (!page_valid(pf, b * pf->ppb + i))
+			bool live = page_valid(pf, b * pf->ppb + i);
+
+			if (pf->live && live != live_bit(pf, b * pf->ppb + i))
+				return errmsg_set(err, -EUCLEAN, "page %llu: live bit %s",
+						  (unsigned long long)(b * pf->ppb + i),
+						  live ? "clear, page valid" : "set, page not valid");
+			if (!live)
 				continue;
 			valid++;
 			if (pf->blk[b].state == SSD_BLK_FREE ||
