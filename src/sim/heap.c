@@ -150,6 +150,11 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 {
 	struct req_heap_entry e = { key, tie, { .item = item } };
 
+	if (h->hole) {		/* the vacated root: fill it, in one sift */
+		h->hole = 0;
+		sift(h->entries, h->len, key, tie, item);
+		return 0;
+	}
 	if (h->len == h->alloc) {
 		size_t alloc = h->alloc;
 
@@ -162,19 +167,35 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 	return 0;
 }
 
-void *event_heap_pop(struct event_heap *h)
+/* Remove entries[0], the hole or the earliest item. */
+static void remove_root(struct event_heap *h)
 {
-	void *top = h->entries[0].item;
-
-	BUG_ON(!h->len);
 	if (--h->len)
 		sift(h->entries, h->len, h->entries[h->len].key, h->entries[h->len].order,
 		     h->entries[h->len].item);
+}
+
+void event_heap_drop_hole(struct event_heap *h)
+{
+	BUG_ON(!h->hole || !h->len);
+	h->hole = 0;
+	remove_root(h);
+}
+
+void *event_heap_pop(struct event_heap *h)
+{
+	void *top;
+
+	event_heap_settle(h);
+	BUG_ON(!h->len);
+	top = h->entries[0].item;
+	remove_root(h);
 	return top;
 }
 
 void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
 {
+	event_heap_settle(h);
 	BUG_ON(!h->len || (key < h->entries[0].key) ||
 	       (key == h->entries[0].key && tie < h->entries[0].order));
 	sift(h->entries, h->len, key, tie, item);

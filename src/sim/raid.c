@@ -139,7 +139,8 @@ static void op_put(struct raid_array *a, struct array_op *op)
  * scan would reach last. The caller queues it (submit_phase, or
  * timed_next_completion for a second phase).
  */
-static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
+static inline __attribute__((always_inline)) int submit_timed(struct raid_array *a,
+							       struct array_op *op, uint64_t t)
 {
 	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
@@ -356,7 +357,7 @@ static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
  */
 static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
 {
-	for (unsigned i = 0; i < a->events.len; i++) {
+	for (unsigned i = a->events.hole; i < a->events.len; i++) {
 		const struct array_op *op = a->events.entries[i].item;
 		const struct extent_list *l = &op->list[op->phase];
 
@@ -516,15 +517,36 @@ static inline void prefetch_next_ops(const struct event_heap *h)
 }
 
 /*
- * Timed: the phases that end before the next host completion, every one at
- * its time, as phase_done(); an operation going on to its second phase
- * takes its new place in `events` in one step (its requests end later than
- * t, so it stays first meanwhile).
+ * Timed: the end of op's phase at t, op first in `events`, as phase_done():
+ * an operation going on to its second phase takes its new place in
+ * `events` in one step (its requests end later than t, so it stays first
+ * meanwhile); one that ends leaves its place vacant for the next push
+ * (the host's next request, most often).
  */
+static inline int timed_phase_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	prefetch_next_ops(&a->events);
+	op->error = op->phase_error ? op->phase_error : op->error;
+	if (op->phase == 0 && op->list[1].len) {
+		op->phase = 1;
+		ret = submit_timed(a, op, t);
+		if (!ret)
+			event_heap_replace(&a->events, op->end, op->end_tie, op);
+		return ret;
+	}
+	event_heap_vacate(&a->events);
+	return finish_op(a, op, t);
+}
+
+/* Timed: the phases that end before the next host completion, every one at its time. */
 static uint64_t timed_next_completion(struct raid_array *a)
 {
+	uint64_t t = event_heap_min(&a->events), next;
+
 	for (;;) {
-		uint64_t t = event_heap_min(&a->events), t_done = req_fifo_min(&a->done);
+		uint64_t t_done = req_fifo_min(&a->done);
 
 		if (t_done <= t) {
 			a->returned = t_done;
@@ -532,24 +554,11 @@ static uint64_t timed_next_completion(struct raid_array *a)
 			return t_done;
 		}
 		a->clock = t;
-		while (event_heap_min(&a->events) == t) {
-			struct array_op *op = a->events.entries[0].item;
-			int ret;
-
-			prefetch_next_ops(&a->events);
-			op->error = op->phase_error ? op->phase_error : op->error;
-			if (op->phase == 0 && op->list[1].len) {
-				op->phase = 1;
-				ret = submit_timed(a, op, t);
-				if (!ret)
-					event_heap_replace(&a->events, op->end, op->end_tie, op);
-			} else {
-				event_heap_pop(&a->events);
-				ret = finish_op(a, op, t);
-			}
-			if (ret)
+		do {
+			if (timed_phase_done(a, event_heap_first(&a->events), t))
 				return t;	/* out of memory, as below */
-		}
+		} while ((next = event_heap_min(&a->events)) == t);
+		t = next;
 	}
 }
 
