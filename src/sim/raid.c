@@ -66,6 +66,7 @@
 #include "raid.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -775,7 +776,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
 	req_fifo_init(&a->done);
-	event_heap_init(&a->events);
+	event_heap_init(&a->events, offsetof(struct array_op, end_tie));
 	a->member = calloc(a->n, sizeof(*a->member));
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));

@@ -145,13 +145,13 @@ static void fifo_in_order(struct check_state *st)
  */
 static void events_against_reference(struct check_state *st)
 {
-	static uint64_t key[N], tie[N];
-	static int live[N], items[N];
+	static uint64_t key[N], tie[N], items[N];	/* an item: its tie (tie_off 0) */
+	static int live[N];
 	struct event_heap h;
 	struct rng r;
 	int n = 0, bad = 0, left = 0;
 
-	event_heap_init(&h);
+	event_heap_init(&h, 0);
 	rng_init(&r, 5);
 	for (int step = 0; step < 4 * N; step++) {
 		unsigned what = (unsigned)rng_below(&r, 4);
@@ -166,7 +166,7 @@ static void events_against_reference(struct check_state *st)
 			key[n] = (m >= 0 ? key[m] : 0) + rng_below(&r, 8);	/* no earlier than the first */
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;	/* distinct */
 			live[n] = 1;
-			items[n] = n;
+			items[n] = tie[n];
 			if (event_heap_push(&h, key[n], tie[n], &items[n]))
 				bad++;
 			n++;
@@ -175,7 +175,7 @@ static void events_against_reference(struct check_state *st)
 			key[n] = key[m] + 1 + rng_below(&r, 8);
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;
 			live[n] = 1;
-			items[n] = n;
+			items[n] = tie[n];
 			event_heap_replace(&h, key[n], tie[n], &items[n]);
 			n++;
 		} else if (m >= 0 && what == 3) {	/* lazily: the next push fills its place */
