@@ -140,6 +140,7 @@ void event_heap_init(struct event_heap *h, size_t tie_off)
 {
 	memset(h, 0, sizeof(*h));
 	h->tie_off = tie_off;
+	h->min = UINT64_MAX;
 }
 
 void event_heap_release(struct event_heap *h)
@@ -198,6 +199,7 @@ static inline __attribute__((always_inline)) void ev_sift(struct event_heap *h, 
 		*at(e, i) = *at(e, p);
 	}
 	*at(e, i) = x;
+	h->min = e[0].key;
 }
 
 int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
@@ -222,6 +224,7 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 	for (i = h->len++; i > 0 && ev_before(h, &x, &h->entries[(i - 1) / 2]); i = (i - 1) / 2)
 		h->entries[i] = h->entries[(i - 1) / 2];
 	h->entries[i] = x;
+	h->min = h->entries[0].key;
 	return 0;
 }
 
@@ -230,6 +233,8 @@ static void remove_root(struct event_heap *h)
 {
 	if (--h->len)
 		ev_sift(h, h->entries[h->len].key, h->entries[h->len].item);
+	else
+		h->min = UINT64_MAX;
 }
 
 void event_heap_drop_hole(struct event_heap *h)

@@ -178,6 +178,7 @@ struct event_heap {
 	unsigned len, alloc;
 	unsigned hole;			/* 1: entries[0] is vacant (event_heap_vacate) */
 	size_t tie_off;			/* where an item holds its tie */
+	uint64_t min;			/* the earliest key held; UINT64_MAX if none */
 };
 
 void event_heap_init(struct event_heap *h, size_t tie_off);
@@ -208,20 +209,18 @@ static inline void *event_heap_first(struct event_heap *h)
 /* Remove the earliest item, which must be at entries[0] (event_heap_first), lazily. */
 static inline void event_heap_vacate(struct event_heap *h)
 {
+	uint64_t k1 = h->len > 1 ? h->entries[1].key : UINT64_MAX;	/* the hole's children */
+	uint64_t k2 = h->len > 2 ? h->entries[2].key : UINT64_MAX;
+
 	BUG_ON(h->hole || !h->len);
 	h->hole = 1;
+	h->min = k1 < k2 ? k1 : k2;
 }
 
 /* The earliest key held; UINT64_MAX if none. */
 static inline uint64_t event_heap_min(const struct event_heap *h)
 {
-	uint64_t k1, k2;
-
-	if (!h->hole)
-		return h->len ? h->entries[0].key : UINT64_MAX;
-	k1 = h->len > 1 ? h->entries[1].key : UINT64_MAX;	/* the hole's children */
-	k2 = h->len > 2 ? h->entries[2].key : UINT64_MAX;
-	return k1 < k2 ? k1 : k2;
+	return h->min;
 }
 
 #endif
