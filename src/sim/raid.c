@@ -40,7 +40,9 @@
  *     the same requests; a host request earlier than the last time
  *     next_completion() returned gets the clock polling would have left
  *     (timed_clock). Same results as polling (test_sim_raid_timed), one
- *     event per phase instead of one per member request.
+ *     event per phase instead of one per member request; an operation that
+ *     ends leaves its place in `events` vacant (event_heap_vacate), which
+ *     the next operation to start fills in one sift.
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
