@@ -299,18 +299,25 @@ static int finish_data(struct raid_array *a, struct array_op *op)
 	return raid_data_write(a->kept, op->offset, op->length, op->host->buf);
 }
 
+/* Host request op done at t (its data, if kept, moved): its completion queued. */
+static inline int host_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	op->host->result = op->error ? op->error : (int64_t)op->length;
+	ret = req_fifo_push(&a->done, t + a->controller_ns, op->host);
+	op_put(a, op);
+	return ret;
+}
+
 static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	int ret = a->kept ? finish_data(a, op) : 0;
 
 	if (ret)
 		return ret;
-	if (op->host) {
-		op->host->result = op->error ? op->error : (int64_t)op->length;
-		ret = req_fifo_push(&a->done, t + a->controller_ns, op->host);
-		op_put(a, op);
-		return ret;
-	}
+	if (op->host)
+		return host_done(a, op, t);
 	BUG_ON(a->dirty < op->length || !a->destaging);
 	a->dirty -= op->length;
 	a->destaging--;
@@ -540,7 +547,7 @@ static inline int timed_phase_done(struct raid_array *a, struct array_op *op, ui
 		return ret;
 	}
 	event_heap_vacate(&a->events);
-	return finish_op(a, op, t);
+	return op->host && !a->kept ? host_done(a, op, t) : finish_op(a, op, t);
 }
 
 /* Timed: the phases that end before the next host completion, every one at its time. */
