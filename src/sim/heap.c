@@ -53,7 +53,7 @@ static inline void rise(struct req_heap_entry *e, unsigned i, struct req_heap_en
 
 int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
 {
-	struct req_heap_entry e = { key, h->pushes++, { .req = req } };
+	struct req_heap_entry e = { key, h->pushes++, req };
 
 	BUG_ON(key >= h->run.last);	/* that one goes to run */
 	if (h->nheap == h->alloc && req_heap_reserve(h, h->nheap + 1))
@@ -70,9 +70,10 @@ int req_heap_push_heap(struct req_heap *h, uint64_t key, struct io_request *req)
  * bottom, or is later than the root was, so it seldom rises far).
  */
 static inline __attribute__((always_inline)) void sift(struct req_heap_entry *e, unsigned n,
-							 uint64_t key, uint64_t order, void *item)
+							 uint64_t key, uint64_t order,
+							 struct io_request *req)
 {
-	struct req_heap_entry x = { key, order, { .item = item } };
+	struct req_heap_entry x = { key, order, req };
 	unsigned i = 0, c;
 
 	for (; (c = 2 * i + 1) + 1 < n; i = c) {
@@ -135,21 +136,83 @@ int req_fifo_reserve(struct req_fifo *q, unsigned n)
 	return 0;
 }
 
-void event_heap_init(struct event_heap *h)
+void event_heap_init(struct event_heap *h, size_t tie_off)
 {
 	memset(h, 0, sizeof(*h));
+	h->tie_off = tie_off;
+	h->min = UINT64_MAX;
 }
 
 void event_heap_release(struct event_heap *h)
 {
 	free(h->entries);
-	event_heap_init(h);
+	event_heap_init(h, h->tie_off);
+}
+
+static inline uint64_t tie_of(const struct event_heap *h, const void *item)
+{
+	uint64_t tie;
+
+	memcpy(&tie, (const char *)item + h->tie_off, sizeof(tie));
+	return tie;
+}
+
+/* Entry a before entry b: the keys, and on equal keys (seldom) the items' ties. */
+static inline unsigned ev_before(const struct event_heap *h, const struct event_entry *a,
+				 const struct event_entry *b)
+{
+	if (__builtin_expect(a->key != b->key, 1))
+		return a->key < b->key;
+	return tie_of(h, a->item) < tie_of(h, b->item);
+}
+
+/* The entry `off` bytes into the heap counted from 1 (e - 1): children of off at 2 off and next. */
+static inline struct event_entry *at(struct event_entry *e, size_t off)
+{
+	return (struct event_entry *)(void *)((char *)(e - 1) + off);
+}
+
+/*
+ * sift() of the event heap: x = (key, item) in the root's place, bottom-up,
+ * walking byte offsets of the heap counted from 1 (a child's is twice its
+ * parent's, and the next), which spares the index arithmetic a level.
+ */
+static inline __attribute__((always_inline)) void ev_sift(struct event_heap *h, uint64_t key,
+							    void *item)
+{
+	struct event_entry *e = h->entries, x = { key, item };
+	const size_t one = sizeof(*e), end = h->len * one;
+	size_t i = one, c;
+
+	for (; (c = 2 * i) < end; i = c) {	/* both children there: c + one <= end */
+		c += ev_before(h, at(e, c + one), at(e, c)) * one;
+		*at(e, i) = *at(e, c);
+	}
+	if (c == end) {
+		*at(e, i) = *at(e, c);
+		i = c;
+	}
+	for (size_t p; i > one; i = p) {
+		p = i / one / 2 * one;
+		if (!ev_before(h, &x, at(e, p)))
+			break;
+		*at(e, i) = *at(e, p);
+	}
+	*at(e, i) = x;
+	h->min = e[0].key;
 }
 
 int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
 {
-	struct req_heap_entry e = { key, tie, { .item = item } };
+	struct event_entry x = { key, item };
+	unsigned i;
 
+	BUG_ON(tie != tie_of(h, item));
+	if (h->hole) {		/* the vacated root: fill it, in one sift */
+		h->hole = 0;
+		ev_sift(h, key, item);
+		return 0;
+	}
 	if (h->len == h->alloc) {
 		size_t alloc = h->alloc;
 
@@ -158,24 +221,44 @@ int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item
 			return -ENOMEM;
 		h->alloc = (unsigned)alloc;
 	}
-	rise(h->entries, h->len++, e);
+	for (i = h->len++; i > 0 && ev_before(h, &x, &h->entries[(i - 1) / 2]); i = (i - 1) / 2)
+		h->entries[i] = h->entries[(i - 1) / 2];
+	h->entries[i] = x;
+	h->min = h->entries[0].key;
 	return 0;
+}
+
+/* Remove entries[0], the hole or the earliest item. */
+static void remove_root(struct event_heap *h)
+{
+	if (--h->len)
+		ev_sift(h, h->entries[h->len].key, h->entries[h->len].item);
+	else
+		h->min = UINT64_MAX;
+}
+
+void event_heap_drop_hole(struct event_heap *h)
+{
+	BUG_ON(!h->hole || !h->len);
+	h->hole = 0;
+	remove_root(h);
 }
 
 void *event_heap_pop(struct event_heap *h)
 {
-	void *top = h->entries[0].item;
+	void *top;
 
+	event_heap_settle(h);
 	BUG_ON(!h->len);
-	if (--h->len)
-		sift(h->entries, h->len, h->entries[h->len].key, h->entries[h->len].order,
-		     h->entries[h->len].item);
+	top = h->entries[0].item;
+	remove_root(h);
 	return top;
 }
 
 void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
 {
-	BUG_ON(!h->len || (key < h->entries[0].key) ||
-	       (key == h->entries[0].key && tie < h->entries[0].order));
-	sift(h->entries, h->len, key, tie, item);
+	event_heap_settle(h);
+	BUG_ON(!h->len || tie != tie_of(h, item) ||
+	       ev_before(h, &(struct event_entry){ key, item }, &h->entries[0]));
+	ev_sift(h, key, item);
 }

@@ -19,11 +19,8 @@
 
 struct req_heap_entry {
 	uint64_t key;			/* completion time */
-	uint64_t order;			/* tie-breaker: push order (event heap: the tie) */
-	union {
-		struct io_request *req;
-		void *item;		/* the event heap's */
-	};
+	uint64_t order;			/* tie-breaker: push order */
+	struct io_request *req;
 };
 
 /*
@@ -161,26 +158,69 @@ static inline uint64_t req_heap_key_at(const struct req_heap *h, unsigned i)
 /*
  * The event heap: a binary min-heap of items by (key, tie), for an array's
  * phase ends (raid.c, whose ties name the member request that ends each
- * phase, so no two are equal). Grows on demand; push returns -ENOMEM when
- * it cannot.
+ * phase, so no two are equal). An entry is the key and the item, 16 bytes;
+ * the tie is the uint64_t at offset tie_off in the item, set before the
+ * item is pushed and kept while it is held, read only when two keys are
+ * equal. Grows on demand; push returns -ENOMEM when it cannot. The earliest
+ * item can leave lazily (event_heap_vacate): its root entry stays as a hole
+ * (hole = 1) that the next push fills in one sift, instead of a pop's sift
+ * now and a push's rise then; every other operation first removes a hole
+ * the push did not fill (event_heap_settle).
+ * Invariant: entries[hole .. len) are the items held.
  */
-struct event_heap {
-	struct req_heap_entry *entries;	/* key, order = tie, item */
-	unsigned len, alloc;
+struct event_entry {
+	uint64_t key;
+	void *item;
 };
 
-void event_heap_init(struct event_heap *h);
+struct event_heap {
+	struct event_entry *entries;
+	unsigned len, alloc;
+	unsigned hole;			/* 1: entries[0] is vacant (event_heap_vacate) */
+	size_t tie_off;			/* where an item holds its tie */
+	uint64_t min;			/* the earliest key held; UINT64_MAX if none */
+};
+
+void event_heap_init(struct event_heap *h, size_t tie_off);
 void event_heap_release(struct event_heap *h);
+/* Push item at key; `tie` is the item's (BUG_ON otherwise). */
 int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
 /* Remove and return the earliest item; the heap must not be empty. */
 void *event_heap_pop(struct event_heap *h);
 /* Pop, then push (key, tie) no earlier than what it pops, in one pass. */
 void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
+/* Remove the hole (see above): the earliest item is then at entries[0]. */
+void event_heap_drop_hole(struct event_heap *h);
+
+static inline void event_heap_settle(struct event_heap *h)
+{
+	if (h->hole)
+		event_heap_drop_hole(h);
+}
+
+/* The earliest item, then at entries[0]; the heap must not be empty. */
+static inline void *event_heap_first(struct event_heap *h)
+{
+	event_heap_settle(h);
+	BUG_ON(!h->len);
+	return h->entries[0].item;
+}
+
+/* Remove the earliest item, which must be at entries[0] (event_heap_first), lazily. */
+static inline void event_heap_vacate(struct event_heap *h)
+{
+	uint64_t k1 = h->len > 1 ? h->entries[1].key : UINT64_MAX;	/* the hole's children */
+	uint64_t k2 = h->len > 2 ? h->entries[2].key : UINT64_MAX;
+
+	BUG_ON(h->hole || !h->len);
+	h->hole = 1;
+	h->min = k1 < k2 ? k1 : k2;
+}
 
 /* The earliest key held; UINT64_MAX if none. */
 static inline uint64_t event_heap_min(const struct event_heap *h)
 {
-	return h->len ? h->entries[0].key : UINT64_MAX;
+	return h->min;
 }
 
 #endif

@@ -40,7 +40,9 @@
  *     the same requests; a host request earlier than the last time
  *     next_completion() returned gets the clock polling would have left
  *     (timed_clock). Same results as polling (test_sim_raid_timed), one
- *     event per phase instead of one per member request.
+ *     event per phase instead of one per member request; an operation that
+ *     ends leaves its place in `events` vacant (event_heap_vacate), which
+ *     the next operation to start fills in one sift.
  *  4. dirty <= cache bytes; a host write waits while it does not fit.
  *  5. No member request goes to a failed member.
  *  6. Same configuration and seed, same completion times (members are
@@ -66,6 +68,7 @@
 #include "raid.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +142,8 @@ static void op_put(struct raid_array *a, struct array_op *op)
  * scan would reach last. The caller queues it (submit_phase, or
  * timed_next_completion for a second phase).
  */
-static int submit_timed(struct raid_array *a, struct array_op *op, uint64_t t)
+static inline __attribute__((always_inline)) int submit_timed(struct raid_array *a,
+							       struct array_op *op, uint64_t t)
 {
 	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
@@ -295,18 +299,25 @@ static int finish_data(struct raid_array *a, struct array_op *op)
 	return raid_data_write(a->kept, op->offset, op->length, op->host->buf);
 }
 
+/* Host request op done at t (its data, if kept, moved): its completion queued. */
+static inline int host_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	op->host->result = op->error ? op->error : (int64_t)op->length;
+	ret = req_fifo_push(&a->done, t + a->controller_ns, op->host);
+	op_put(a, op);
+	return ret;
+}
+
 static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t)
 {
 	int ret = a->kept ? finish_data(a, op) : 0;
 
 	if (ret)
 		return ret;
-	if (op->host) {
-		op->host->result = op->error ? op->error : (int64_t)op->length;
-		ret = req_fifo_push(&a->done, t + a->controller_ns, op->host);
-		op_put(a, op);
-		return ret;
-	}
+	if (op->host)
+		return host_done(a, op, t);
 	BUG_ON(a->dirty < op->length || !a->destaging);
 	a->dirty -= op->length;
 	a->destaging--;
@@ -356,7 +367,7 @@ static int member_done(struct raid_array *a, struct member_io *io, uint64_t t)
  */
 static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
 {
-	for (unsigned i = 0; i < a->events.len; i++) {
+	for (unsigned i = a->events.hole; i < a->events.len; i++) {
 		const struct array_op *op = a->events.entries[i].item;
 		const struct extent_list *l = &op->list[op->phase];
 
@@ -516,15 +527,36 @@ static inline void prefetch_next_ops(const struct event_heap *h)
 }
 
 /*
- * Timed: the phases that end before the next host completion, every one at
- * its time, as phase_done(); an operation going on to its second phase
- * takes its new place in `events` in one step (its requests end later than
- * t, so it stays first meanwhile).
+ * Timed: the end of op's phase at t, op first in `events`, as phase_done():
+ * an operation going on to its second phase takes its new place in
+ * `events` in one step (its requests end later than t, so it stays first
+ * meanwhile); one that ends leaves its place vacant for the next push
+ * (the host's next request, most often).
  */
+static inline int timed_phase_done(struct raid_array *a, struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	prefetch_next_ops(&a->events);
+	op->error = op->phase_error ? op->phase_error : op->error;
+	if (op->phase == 0 && op->list[1].len) {
+		op->phase = 1;
+		ret = submit_timed(a, op, t);
+		if (!ret)
+			event_heap_replace(&a->events, op->end, op->end_tie, op);
+		return ret;
+	}
+	event_heap_vacate(&a->events);
+	return op->host && !a->kept ? host_done(a, op, t) : finish_op(a, op, t);
+}
+
+/* Timed: the phases that end before the next host completion, every one at its time. */
 static uint64_t timed_next_completion(struct raid_array *a)
 {
+	uint64_t t = event_heap_min(&a->events), next;
+
 	for (;;) {
-		uint64_t t = event_heap_min(&a->events), t_done = req_fifo_min(&a->done);
+		uint64_t t_done = req_fifo_min(&a->done);
 
 		if (t_done <= t) {
 			a->returned = t_done;
@@ -532,24 +564,11 @@ static uint64_t timed_next_completion(struct raid_array *a)
 			return t_done;
 		}
 		a->clock = t;
-		while (event_heap_min(&a->events) == t) {
-			struct array_op *op = a->events.entries[0].item;
-			int ret;
-
-			prefetch_next_ops(&a->events);
-			op->error = op->phase_error ? op->phase_error : op->error;
-			if (op->phase == 0 && op->list[1].len) {
-				op->phase = 1;
-				ret = submit_timed(a, op, t);
-				if (!ret)
-					event_heap_replace(&a->events, op->end, op->end_tie, op);
-			} else {
-				event_heap_pop(&a->events);
-				ret = finish_op(a, op, t);
-			}
-			if (ret)
+		do {
+			if (timed_phase_done(a, event_heap_first(&a->events), t))
 				return t;	/* out of memory, as below */
-		}
+		} while ((next = event_heap_min(&a->events)) == t);
+		t = next;
 	}
 }
 
@@ -766,7 +785,7 @@ int raid_sim_create(const struct raid_sim_config *c, uint64_t seed, struct sim_d
 	a->cache_bytes = c->controller_cache ? c->cache_mib << 20 : 0;
 	a->controller_ns = (uint64_t)(c->controller_us * 1e3);
 	req_fifo_init(&a->done);
-	event_heap_init(&a->events);
+	event_heap_init(&a->events, offsetof(struct array_op, end_tie));
 	a->member = calloc(a->n, sizeof(*a->member));
 	a->last_end = calloc(a->n, sizeof(*a->last_end));
 	a->inflight = calloc(a->n, sizeof(*a->inflight));

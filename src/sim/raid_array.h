@@ -94,7 +94,7 @@ struct array_op {
 	struct array_op *next;		/* free list, or the destage queue */
 	unsigned pending;
 	uint64_t phase_seq;		/* timed: member requests submitted before the phase */
-	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed) */
+	uint64_t end, end_tie;		/* timed: its key in `events` (submit_timed); end_tie its tie */
 	struct raid_dirty *dirty;	/* verified runs: the cached writes' data */
 	struct array_op *next_alloc;	/* every one allocated, for destroy */
 	struct extent room[2][OP_ROOM];	/* writes' room first: list[1], then list[0] */

@@ -269,9 +269,13 @@ static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_
 	m[0] = raid_sim_row_member(a->n, p0, np + i);
 	m[1] = p0;
 	m[2] = raid_sim_row_member(a->n, p0, 1);
-	for (unsigned k = 0; k <= np; k++) {
-		op->list[0].e[k] = (struct extent){ m[k], off, len, 0 };
-		op->list[1].e[k] = (struct extent){ m[k < np ? k + 1 : 0], off, len, 0 };
+	for (unsigned k = 0; k <= np; k++) {	/* done: set when submitted */
+		struct extent *r = &op->list[0].e[k], *w = &op->list[1].e[k];
+
+		r->member = m[k];
+		w->member = m[k < np ? k + 1 : 0];
+		r->off = w->off = off;
+		r->len = w->len = len;
 	}
 	op->list[0].len = op->list[1].len = np + 1;
 	return 0;

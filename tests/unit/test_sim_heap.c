@@ -139,19 +139,22 @@ static void fifo_in_order(struct check_state *st)
 	req_fifo_release(&q);
 }
 
-/* The event heap against the reference: distinct (key, tie) pairs, many equal keys. */
+/*
+ * The event heap against the reference: distinct (key, tie) pairs, many equal
+ * keys; pushes, replaces, pops and lazy removals (vacate) mixed.
+ */
 static void events_against_reference(struct check_state *st)
 {
-	static uint64_t key[N], tie[N];
-	static int live[N], items[N];
+	static uint64_t key[N], tie[N], items[N];	/* an item: its tie (tie_off 0) */
+	static int live[N];
 	struct event_heap h;
 	struct rng r;
 	int n = 0, bad = 0, left = 0;
 
-	event_heap_init(&h);
+	event_heap_init(&h, 0);
 	rng_init(&r, 5);
 	for (int step = 0; step < 4 * N; step++) {
-		unsigned what = (unsigned)rng_below(&r, 3);
+		unsigned what = (unsigned)rng_below(&r, 4);
 		int m = -1;
 
 		for (int i = 0; i < n; i++)	/* the earliest live (key, tie) */
@@ -163,7 +166,7 @@ static void events_against_reference(struct check_state *st)
 			key[n] = (m >= 0 ? key[m] : 0) + rng_below(&r, 8);	/* no earlier than the first */
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;	/* distinct */
 			live[n] = 1;
-			items[n] = n;
+			items[n] = tie[n];
 			if (event_heap_push(&h, key[n], tie[n], &items[n]))
 				bad++;
 			n++;
@@ -172,9 +175,13 @@ static void events_against_reference(struct check_state *st)
 			key[n] = key[m] + 1 + rng_below(&r, 8);
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;
 			live[n] = 1;
-			items[n] = n;
+			items[n] = tie[n];
 			event_heap_replace(&h, key[n], tie[n], &items[n]);
 			n++;
+		} else if (m >= 0 && what == 3) {	/* lazily: the next push fills its place */
+			bad += event_heap_first(&h) != &items[m];
+			event_heap_vacate(&h);
+			live[m] = 0;
 		} else if (m >= 0) {
 			bad += event_heap_pop(&h) != &items[m];
 			live[m] = 0;
@@ -183,7 +190,8 @@ static void events_against_reference(struct check_state *st)
 	for (int i = 0; i < n; i++)
 		left += live[i];
 	CHECK(st, bad == 0, "%d event heap pops or minima out of (key, tie) order", bad);
-	CHECK(st, h.len == (unsigned)left, "event heap holds %u, reference %d", h.len, left);
+	CHECK(st, h.len - h.hole == (unsigned)left, "event heap holds %u, reference %d",
+	      h.len - h.hole, left);
 	event_heap_release(&h);
 	CHECK(st, event_heap_min(&h) == UINT64_MAX, "released event heap is empty");
 }
