@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 iomodel=${IOMODEL:-$here/../build/iomodel}
 ios=${IOS:-10000000}
 repeat=${REPEAT:-3}
+case $repeat in ''|*[!0-9]*|0) echo "sim-speed: REPEAT must be a whole number >= 1, not '$repeat'" >&2; exit 2 ;; esac
 [ -x "$iomodel" ] || { echo "sim-speed: no iomodel binary at $iomodel (run ./quickstart.sh)" >&2; exit 2; }
 
 # measure LABEL TARGET RW QD IOS: run REPEAT times; print IOs/s over wall time (best),
