@@ -29,10 +29,12 @@
  *   4. Each channel does its share of a unit in one booking; channels work in
  *      parallel, and on one channel units follow one another in request
  *      order. time_spread spreads each booking on its own draw, or, with
- *      lockstep=on, one draw per unit written times every channel's share
- *      alike, so a merge's time (the slowest channel's) keeps its nominal
- *      mean; a read's draw times the first page on every channel, the pages
- *      after it take their nominal time (their own spread averages out).
+ *      lockstep=on, one draw per unit written in part times every
+ *      channel's share alike (a unit written whole takes its nominal time,
+ *      no draw), so a merge's time (the slowest channel's) keeps its
+ *      nominal mean; a read's draw times the first page on every channel,
+ *      the pages after it take their nominal time (their own spread
+ *      averages out).
  *   5. With merge_stall_rate, a write that merges a mapped unit stalls with
  *      that chance: every channel of the unit is held merge_stall_ms longer
  *      (the JMF602's stutter). Whole-unit writes and reads never stall.

@@ -740,20 +740,22 @@ static size_t blk_len(const struct ssd_geometry *g)
 /* The maps, the block table and the live bits (plain maps only). */
 static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
 {
+	uint64_t live = ssd_live_bytes(g);
+
 	if (map_init(&pf->l2p, g->user_pages, g->map_bits) ||
 	    map_init(&pf->p2l, g->raw_pages, g->map_bits))
 		return -ENOMEM;
 	pf->blk = table_alloc(blk_len(g));
 	pf->live_words = (uint32_t)(g->ppb / 64);
-	pf->live = ssd_live_bytes(g) ? table_alloc(ssd_live_bytes(g)) : NULL;
-	if (!pf->blk || (ssd_live_bytes(g) && !pf->live))
+	pf->live = live ? table_alloc(live) : NULL;
+	if (!pf->blk || (live && !pf->live))
 		return -ENOMEM;
 	pf->fast = pf->live && pf->ppb_shift >= 0;	/* live bits: plain maps */
-	if (pf->l2p.len + pf->p2l.len + blk_len(g) + ssd_live_bytes(g) <= SSD_PREFAULT_MAX) {
+	if (pf->l2p.len + pf->p2l.len + blk_len(g) + live <= SSD_PREFAULT_MAX) {
 		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
 		table_prefault(pf->blk, blk_len(g));
 		if (pf->live)
-			table_prefault(pf->live, ssd_live_bytes(g));
+			table_prefault(pf->live, live);
 	}
 	return 0;
 }

@@ -756,7 +756,6 @@ static void in_service(struct check_state *st)
 	close_drive(&dr);
 }
 
-/* The memory a 512 GiB page-FTL drive takes; its speed is measured by bench/sim-speed.sh. */
 /*
  * Garbage collection by live bits (erase blocks of whole 64-page words) and
  * by looking back through L2P (96 pages): after random writes, some partial,
@@ -787,6 +786,7 @@ static void live_bits(struct check_state *st)
 	}
 }
 
+/* The memory a 512 GiB page-FTL drive takes; its speed is measured by bench/sim-speed.sh. */
 static void memory(struct check_state *st)
 {
 	struct ssd_config c;
