@@ -545,9 +545,9 @@ static void rebase(struct hdd_queue *q)
 /*
  * pick_cmd_all()'s choice, from the bounds: the command of the least
  * bound is weighed exactly first, then only the commands whose bound does
- * not exceed its cost (for the random reads of a 32-deep queue, about 3 of
- * 31); least (cost, seq), as the scalar pick's first least in arrival
- * order. The bound of a float sum of float terms is within 2^-21 of the
+ * not exceed its cost (for the random reads of a 32-deep queue, about 0.7
+ * of 31 beyond it); least (cost, seq), as the scalar pick's first least in
+ * arrival order. The bound of a float sum of float terms is within 2^-21 of the
  * real one; the threshold allows it 2^-18 and 256 ns. When a command is not
  * ready (rare: a command accepted less than its controller time ago) the
  * eligible ones are the prefix of the arrival order: the scalar pick. The
