@@ -419,8 +419,8 @@ struct hdd_cmd {
 #define HDD_QROW(type) (HDD_QUEUE_SLOTS + 64 / sizeof(type))
 
 /*
- * The queued hdd_cmds, one array per field so that the pick weighs four at
- * a time (hdd_sched.c). Invariants (checked by hdd_queue_check() in debug
+ * The queued hdd_cmds, one array per field so that the vector pick bounds
+ * eight at a time (hdd_sched.c). Invariants (checked by hdd_queue_check() in debug
  * builds):
  *  - the slots whose bit is set in used[] hold the queued commands, len of
  *    them (<= HDD_QUEUE_MAX), all below span, the highest used slot + 1 (0

@@ -439,6 +439,8 @@ static void determinism(struct check_state *st)
 	"seek_eq_a_ms=3.81,seek_eq_sqrt_ms=0.33,seek_eq_c_ms=7.75,seek_eq_lin_ms=0.0059," \
 	"seek_first_ms=2.89:3.68:3.81:3.98:4.27:4.65:4.52:4.65:4.82:4.99,seek_avg_ms=11.36," \
 	"seek_full_ms=19.85"
+/* A fast spindle with short seeks. */
+#define FAST_SEEKS "rpm=15000,seek_track_ms=0.2,seek_avg_ms=3.5,seek_full_ms=8"
 
 /*
  * The vector pick's bound under the seek curve (struct hdd_queue) holds at
@@ -447,8 +449,7 @@ static void determinism(struct check_state *st)
 static void seek_bound(struct check_state *st)
 {
 	static const char *const drives[] = {
-		NULL, "capacity=2g,zones=2", HPL_SEEKS, "rpm=15000,seek_track_ms=0.2,seek_avg_ms=3.5,"
-		"seek_full_ms=8",
+		NULL, "capacity=2g,zones=2", HPL_SEEKS, FAST_SEEKS,
 	};
 
 	for (size_t i = 0; i < sizeof(drives) / sizeof(*drives); i++) {
@@ -495,8 +496,7 @@ static void vector_pick(struct check_state *st)
 	static const char *const drives[] = {
 		NULL, "write_cache=off,write_watermark=0.5", "ncq_aging=0,ncq_fuzz=3",
 		"surfaces=4,head_switch_ms=0.9,write_cache=off", "capacity=2g,zones=2,ncq_fuzz=1",
-		HPL_SEEKS ",write_cache=off", "rpm=15000,seek_track_ms=0.2,seek_avg_ms=3.5,"
-		"seek_full_ms=8,ncq_fuzz=1000,ncq_aging=3",
+		HPL_SEEKS ",write_cache=off", FAST_SEEKS ",ncq_fuzz=1000,ncq_aging=3",
 	};
 	static const struct workload loads[] = {
 		{ .qd = 32, .ios = 3000, .bs = 4096, .op = IO_READ, .random = true, .seed = 5 },
