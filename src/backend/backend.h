@@ -113,12 +113,6 @@ static inline uint64_t backend_now_ns(struct backend *be)
 int backend_reap_until(struct backend *be, uint64_t deadline_ns, struct io_request **done,
 		       unsigned max_done);
 
-static inline void backend_prefetch(struct backend *be, uint64_t offset, uint32_t length)
-{
-	if (be->ops->prefetch)
-		be->ops->prefetch(be, offset, length);
-}
-
 static inline void backend_close(struct backend *be)
 {
 	if (be)

@@ -12,7 +12,7 @@
  * The generator draws OFFSET_BATCH offsets at a time into `buf` (one tight
  * loop, the generator's state in registers), at least OFFSET_AHEAD offsets
  * ahead of its caller, so that the engine can tell the backend where an IO
- * will land a few IOs before it is queued (backend_prefetch); the sequence
+ * will land a few IOs before it is queued (its `prefetch` op); the sequence
  * is the same either way: each offset is the same draw, only made earlier.
  */
 #ifndef IOMODEL_OFFSETS_H
