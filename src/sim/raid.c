@@ -189,7 +189,7 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	if (a->timed) {
 		int ret = submit_timed(a, op, t);
 
-		return ret ? ret : event_heap_push(&a->events, op->end, op->end_tie, op);
+		return ret ? ret : event_heap_push(&a->events, op->end, op);
 	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
@@ -543,7 +543,7 @@ static inline int timed_phase_done(struct raid_array *a, struct array_op *op, ui
 		op->phase = 1;
 		ret = submit_timed(a, op, t);
 		if (!ret)
-			event_heap_replace(&a->events, op->end, op->end_tie, op);
+			event_heap_replace(&a->events, op->end, op);
 		return ret;
 	}
 	event_heap_vacate(&a->events);
