@@ -371,7 +371,9 @@ static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
 		const struct array_op *op = a->events.entries[i].item;
 		const struct extent_list *l = &op->list[op->phase];
 
-		for (unsigned j = 0; j < l->len && op->phase_seq < a->returned_seq; j++)
+		if (op->phase_seq >= a->returned_seq)
+			continue;	/* its phase started after that next_completion() */
+		for (unsigned j = 0; j < l->len; j++)
 			if (l->e[j].done < a->returned && l->e[j].done > t)
 				t = l->e[j].done;
 	}
