@@ -202,12 +202,11 @@ static inline __attribute__((always_inline)) void ev_sift(struct event_heap *h, 
 	h->min = e[0].key;
 }
 
-int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+int event_heap_push(struct event_heap *h, uint64_t key, void *item)
 {
 	struct event_entry x = { key, item };
 	unsigned i;
 
-	BUG_ON(tie != tie_of(h, item));
 	if (h->hole) {		/* the vacated root: fill it, in one sift */
 		h->hole = 0;
 		ev_sift(h, key, item);
@@ -255,10 +254,9 @@ void *event_heap_pop(struct event_heap *h)
 	return top;
 }
 
-void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item)
+void event_heap_replace(struct event_heap *h, uint64_t key, void *item)
 {
 	event_heap_settle(h);
-	BUG_ON(!h->len || tie != tie_of(h, item) ||
-	       ev_before(h, &(struct event_entry){ key, item }, &h->entries[0]));
+	BUG_ON(!h->len || ev_before(h, &(struct event_entry){ key, item }, &h->entries[0]));
 	ev_sift(h, key, item);
 }

@@ -183,12 +183,12 @@ struct event_heap {
 
 void event_heap_init(struct event_heap *h, size_t tie_off);
 void event_heap_release(struct event_heap *h);
-/* Push item at key; `tie` is the item's (BUG_ON otherwise). */
-int event_heap_push(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
+/* Push item at key (its tie set, see above). */
+int event_heap_push(struct event_heap *h, uint64_t key, void *item);
 /* Remove and return the earliest item; the heap must not be empty. */
 void *event_heap_pop(struct event_heap *h);
-/* Pop, then push (key, tie) no earlier than what it pops, in one pass. */
-void event_heap_replace(struct event_heap *h, uint64_t key, uint64_t tie, void *item);
+/* Pop, then push item at key, no earlier than what it pops, in one pass. */
+void event_heap_replace(struct event_heap *h, uint64_t key, void *item);
 /* Remove the hole (see above): the earliest item is then at entries[0]. */
 void event_heap_drop_hole(struct event_heap *h);
 

@@ -189,7 +189,7 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	if (a->timed) {
 		int ret = submit_timed(a, op, t);
 
-		return ret ? ret : event_heap_push(&a->events, op->end, op->end_tie, op);
+		return ret ? ret : event_heap_push(&a->events, op->end, op);
 	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
@@ -371,7 +371,9 @@ static uint64_t timed_clock(const struct raid_array *a, uint64_t t)
 		const struct array_op *op = a->events.entries[i].item;
 		const struct extent_list *l = &op->list[op->phase];
 
-		for (unsigned j = 0; j < l->len && op->phase_seq < a->returned_seq; j++)
+		if (op->phase_seq >= a->returned_seq)
+			continue;	/* its phase started after that next_completion() */
+		for (unsigned j = 0; j < l->len; j++)
 			if (l->e[j].done < a->returned && l->e[j].done > t)
 				t = l->e[j].done;
 	}
@@ -543,7 +545,7 @@ static inline int timed_phase_done(struct raid_array *a, struct array_op *op, ui
 		op->phase = 1;
 		ret = submit_timed(a, op, t);
 		if (!ret)
-			event_heap_replace(&a->events, op->end, op->end_tie, op);
+			event_heap_replace(&a->events, op->end, op);
 		return ret;
 	}
 	event_heap_vacate(&a->events);

@@ -167,7 +167,7 @@ static void events_against_reference(struct check_state *st)
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;	/* distinct */
 			live[n] = 1;
 			items[n] = tie[n];
-			if (event_heap_push(&h, key[n], tie[n], &items[n]))
+			if (event_heap_push(&h, key[n], &items[n]))
 				bad++;
 			n++;
 		} else if (m >= 0 && what == 1 && n < N) {	/* the first moves later */
@@ -176,7 +176,7 @@ static void events_against_reference(struct check_state *st)
 			tie[n] = rng_next(&r) >> 8 << 8 | (uint64_t)n % 256;
 			live[n] = 1;
 			items[n] = tie[n];
-			event_heap_replace(&h, key[n], tie[n], &items[n]);
+			event_heap_replace(&h, key[n], &items[n]);
 			n++;
 		} else if (m >= 0 && what == 3) {	/* lazily: the next push fills its place */
 			bad += event_heap_first(&h) != &items[m];
