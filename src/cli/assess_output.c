@@ -122,7 +122,7 @@ static void column_header(char *buf, size_t len, const struct assess_target *t, 
 
 	errmsg_escape(path, sizeof(path), t->m.t.path);
 	if (strlen(path) <= COLUMN_MAX) {
-		snprintf(buf, len, "%s", path);
+		snprintf(buf, len, "%.*s", COLUMN_MAX, path);	/* the bound: for gcc -O1's check */
 		return;
 	}
 	snprintf(buf, len, "[%u]", i + 1);

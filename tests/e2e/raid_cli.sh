@@ -86,35 +86,12 @@ st=$(run_status "$IOMODEL" report "$work/plan.json" -o "$work/plan.html")
 ok "report of the plan (raid --json), not the model: exit 2, pointing to raid -o" \
 	bash -c "[ $st -eq 2 ] && grep -q 'raid -o FILE' '$work/err' && [ ! -e '$work/plan.html' ]"
 
-# members with their write cache on (the preset's): their caches take the writes, so
-# an array that only writes (RAID 0, 10) writes at the members' deep-queue rate from QD1 on
-for level in 0 10; do
-	"$IOMODEL" characterize --quick --target "sim:raid$level,disks=4,member=wd6400aaks" \
-		-o "$work/c$level.json" >/dev/null 2>&1
-	"$IOMODEL" raid --level "$level" --disks 4 --member "$member" --json >"$work/p$level.json" 2>&1
-	ok "RAID $level of 4 cached members: planned 4 KiB random writes at QD1 within 10 % of the simulation's" \
-		python3 - "$work/p$level.json" "$work/c$level.json" <<'PY'
-import json, statistics, sys
-plan = json.load(open(sys.argv[1]))["operations"]["rand_write"]["iops"]
-sim = statistics.median(p["iops"] for p in json.load(open(sys.argv[2]))["model"]["write"]["points"]
-                        if p["size_bytes"] == 4096)
-print("plan", plan, "simulation", sim)
-sys.exit(abs(plan / sim - 1) > 0.10)
-PY
-done
-
 # a simulated member, characterized on the way: its zone rates reach the link verdict
 "$IOMODEL" raid --level 10 --disks 4 --member sim:wd6400aaks --link 1gbe --json \
 	>"$work/simm.json" 2>"$work/simm.err"
 ok "raid --member sim:wd6400aaks exits 0" [ $? -eq 0 ]
 ok "its capacity and zone rates come from the preset" \
 	json_true "$work/simm.json" "d['raid']['capacity_bytes'] == 2 * (640135028736 // 65536 * 65536) and d['link']['zones_known'] and d['link']['array_outer_mib_s'] == 216"
-
-# an SSD whose writes fit a capped line (X25-M G2: the line's STR far above its
-# 100 MB/s cap): the rebuild runs at the cap, not at the line's STR
-"$IOMODEL" raid --level 1 --disks 2 --member sim:intel-x25m-g2 --json >"$work/x25.json" 2>&1
-ok "an X25-M G2 member is rebuilt at its sustained write rate (~100 MB/s)" \
-	json_true "$work/x25.json" "90 < d['raid']['rebuild_mib_s'] < 110"
 
 # the link
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --link 1gbe >"$work/link.txt" 2>&1

@@ -198,7 +198,7 @@ static unsigned misses(const struct hdd_config *c, unsigned n, const uint64_t *o
 	double ms[N];
 	unsigned k = 0;
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < N; i++) {	/* all N: gcc -O1 cannot tell n <= N */
 		len[i] = bytes;
 		op[i] = IO_READ;
 	}
