@@ -105,12 +105,23 @@ enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_M
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
        OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED, OPT_PROFILE };
 
+/*
+ * Whether strtod read `arg` up to `end` as a plain decimal number ("5",
+ * ".5", "1e-14"): strtod alone would also take leading blanks, a sign, hex
+ * ("0x5") and "inf".
+ */
+static bool plain_decimal(const char *arg, const char *end)
+{
+	return ((*arg >= '0' && *arg <= '9') || *arg == '.') &&
+	       strspn(arg, "0123456789.eE+-") >= (size_t)(end - arg);
+}
+
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (end == arg || *end || !(v > lo) || !(v < hi))
+	if (!plain_decimal(arg, end) || end == arg || *end || !(v > lo) || !(v < hi))
 		return bad("%s '%s': expected a number above %g and below %g", name, arg, lo, hi);
 	*out = v;
 	return 0;
@@ -120,10 +131,11 @@ static int afr_opt(const char *arg, double *out)
 {
 	char *end;
 	double v = strtod(arg, &end);
+	bool plain = plain_decimal(arg, end);
 
 	if (end != arg && *end == '%')
 		end++;
-	if (end == arg || *end || !(v > 0) || !(v < 100))
+	if (!plain || end == arg || *end || !(v > 0) || !(v < 100))
 		return bad("--afr '%s': expected a percentage above 0 and below 100 (5%%)", arg);
 	*out = v / 100;
 	return 0;
@@ -196,11 +208,15 @@ static int apply_raid_option(void *ctx, int id, const char *arg)
 	case OPT_REBUILD: return rate_opt(arg, &o->rebuild_bps);
 	case OPT_URE: return number_opt("--ure", arg, 0, 1, &o->uber);
 	case OPT_YEARS: return number_opt("--years", arg, 0, 1000, &o->years);
-	case OPT_LINK:
+	case OPT_LINK: {
+		int ret = raid_link_parse(arg, &o->link_bps);
+
 		o->link = arg;
-		return raid_link_parse(arg, &o->link_bps)
-			? bad("--link '%s': expected 100mbe, 1gbe, 10gbe or a rate like 2.5gbit", arg)
-			: 0;
+		if (ret == -ERANGE)
+			return bad("--link '%s': faster than %.0fgbit", arg, RAID_LINK_MAX_BPS / 1e9);
+		return ret ? bad("--link '%s': expected 100mbe, 1gbe, 10gbe or a rate like 2.5gbit",
+				 arg) : 0;
+	}
 	case OPT_MTU: return count_opt("--mtu", arg, 576, 65535, &o->mtu);
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_SHARED: o->shared = 1; return 0;
@@ -297,6 +313,29 @@ static int check_kinds(const struct raid_plan *p)
 			return bad("--member: '%s' is an %s, '%s' an %s: give --allow-mixed to mix them",
 				   p->m[0]->name, p->m[0]->ssd ? "SSD" : "HDD", p->m[i]->name,
 				   p->m[i]->ssd ? "SSD" : "HDD");
+	return 0;
+}
+
+/*
+ * Every member holds at least one chunk: a member smaller than the stripe
+ * would leave the array no capacity at all. An exit status.
+ */
+static int check_member_capacity(const struct raid_plan *p)
+{
+	const struct raid_options *o = p->o;
+
+	for (unsigned i = 0; i < o->layout.disks; i++) {
+		uint64_t c = p->m[i]->capacity;
+
+		if (c && c < o->layout.stripe)
+			return bad("--stripe %llu: larger than member '%s' (%llu bytes)",
+				   (unsigned long long)o->layout.stripe, p->m[i]->name,
+				   (unsigned long long)c);
+		if (!c && o->capacity && o->capacity < o->layout.stripe)
+			return bad("--capacity %llu: smaller than the stripe (%llu bytes)",
+				   (unsigned long long)o->capacity,
+				   (unsigned long long)o->layout.stripe);
+	}
 	return 0;
 }
 
@@ -669,9 +708,15 @@ static json_t *link_json(const struct raid_plan *p)
 
 static int print_json(const struct raid_plan *p)
 {
-	return json_dump_document(stdout, json_pack("{s:s,s:s,s:o,s:o,s:o}",
-		"schema", "iomodel.raid/1", "iomodel_version", IOMODEL_VERSION, "raid", raid_json(p),
-		"operations", operations_json(p), "link", link_json(p))) ? EXIT_FAILED : EXIT_OK;
+	json_t *doc = json_pack("{s:s,s:s,s:o,s:o,s:o}", "schema", "iomodel.raid/1",
+				"iomodel_version", IOMODEL_VERSION, "raid", raid_json(p),
+				"operations", operations_json(p), "link", link_json(p));
+
+	if (!doc) {	/* out of memory, or a figure json_pack refused: say so, not exit mute */
+		fprintf(stderr, "iomodel: raid: cannot build the plan's JSON\n");
+		return EXIT_FAILED;
+	}
+	return json_dump_document(stdout, doc) ? EXIT_FAILED : EXIT_OK;
 }
 
 static void print_op_line(const char *what, double iops, double bs, double lat_s)
@@ -836,6 +881,8 @@ int cmd_raid(int argc, char **argv)
 	}
 	if (!status)
 		status = check_kinds(&p);
+	if (!status)
+		status = check_member_capacity(&p);
 	if (!status) {
 		plan_capacity(&p);
 		choose_queue_model(&p);

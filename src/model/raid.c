@@ -56,6 +56,10 @@ int raid_layout_check(const struct raid_layout *l, struct errmsg *err)
 	if (!l->stripe || l->stripe % 512)
 		return errmsg_set(err, -EINVAL, "--stripe %llu: expected a positive multiple of 512",
 				  (unsigned long long)l->stripe);
+	if (l->stripe > RAID_MAX_STRIPE)
+		return errmsg_set(err, -EINVAL, "--stripe %llu: at most %llu (1 GiB), as the "
+				  "simulated arrays take", (unsigned long long)l->stripe,
+				  (unsigned long long)RAID_MAX_STRIPE);
 	return 0;
 }
 
@@ -629,6 +633,10 @@ int raid_link_parse(const char *text, double *line_bps)
 	char unit[8] = "";
 	size_t i;
 
+	/* plain decimal only: strtod would also take blanks, a sign, hex and "inf" */
+	if ((!isdigit((unsigned char)text[0]) && text[0] != '.') ||
+	    strspn(text, "0123456789.eE+-") < (size_t)(end - text))
+		return -EINVAL;
 	if (end == text || !(v > 0) || !isfinite(v) || strlen(end) >= sizeof(unit))
 		return -EINVAL;
 	for (i = 0; end[i]; i++)
@@ -637,6 +645,8 @@ int raid_link_parse(const char *text, double *line_bps)
 	mult = unit[0] == 'k' ? 1e3 : unit[0] == 'm' ? 1e6 : unit[0] == 'g' ? 1e9 : 0;
 	if (!mult || (strcmp(unit + 1, "be") && strcmp(unit + 1, "bit") && strcmp(unit + 1, "bit/s")))
 		return -EINVAL;
+	if (!(v * mult <= RAID_LINK_MAX_BPS))
+		return -ERANGE;		/* the payload and its JSON stay finite */
 	*line_bps = v * mult;
 	return 0;
 }

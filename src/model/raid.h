@@ -66,6 +66,7 @@ struct raid_layout {
 };
 
 #define RAID_MAX_DISKS 64
+#define RAID_MAX_STRIPE (1ULL << 30)	/* the largest chunk, as sim:raid* takes it */
 
 /* "0", "1", "10", "5", "6" (also "raid5"); -EINVAL otherwise. */
 int raid_level_parse(const char *text, enum raid_level *out);
@@ -75,7 +76,8 @@ unsigned raid_min_disks(enum raid_level level);
 /*
  * Check a layout; -EINVAL with a message naming the option at fault
  * ("--disks 3: RAID 10 needs an even number of disks, at least 4",
- * "--stripe 1000: expected a multiple of 512").
+ * "--stripe 1000: expected a multiple of 512", a stripe above
+ * RAID_MAX_STRIPE).
  */
 int raid_layout_check(const struct raid_layout *l, struct errmsg *err);
 
@@ -281,7 +283,12 @@ double raid_first_order_seconds(const struct raid_first_order *fo, enum io_op op
  */
 double raid_link_payload_bps(double line_bps, unsigned mtu);
 
-/* "100mbe", "1gbe", "10gbe", "25gbe" or a rate "2.5gbit", "800mbit": bits/s. */
+/*
+ * "100mbe", "1gbe", "10gbe", "25gbe" or a rate "2.5gbit", "800mbit": bits/s,
+ * a plain decimal number (no blank, sign or hex) and a unit. -EINVAL for
+ * other text, -ERANGE above RAID_LINK_MAX_BPS.
+ */
+#define RAID_LINK_MAX_BPS 1e15		/* 1000000gbit: far above any link, still finite */
 int raid_link_parse(const char *text, double *line_bps);
 
 #endif

@@ -4,6 +4,7 @@
  * the member IOs of each level, mean-value analysis against closed forms,
  * and the link's framing overhead.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,8 +83,9 @@ static void test_layout(void)
 	struct raid_layout bad[] = {
 		{ RAID_5, 2, 65536 }, { RAID_10, 6 - 1, 65536 }, { RAID_6, 3, 65536 },
 		{ RAID_0, 2, 1000 }, { RAID_0, 2, 0 }, { RAID_1, 1, 4096 },
+		{ RAID_5, 4, RAID_MAX_STRIPE + 512 }, { RAID_0, 2, 4ULL << 40 },
 	};
-	struct raid_layout good = { RAID_10, 6, 65536 };
+	struct raid_layout good = { RAID_10, 6, 65536 }, largest = { RAID_5, 4, RAID_MAX_STRIPE };
 	struct errmsg err;
 	enum raid_level lv;
 
@@ -91,6 +93,7 @@ static void test_layout(void)
 		CHECK(&st, raid_layout_check(&bad[i], &err) && !strncmp(err.text, "--", 2),
 		      "bad layout %zu accepted", i);
 	CHECK(&st, !raid_layout_check(&good, &err), "%s", err.text);
+	CHECK(&st, !raid_layout_check(&largest, &err), "%s", err.text);
 	CHECK(&st, raid_capacity(&good, 1000000) == 3 * (1000000 / 65536 * 65536), "capacity");
 	CHECK(&st, !raid_level_parse("raid10", &lv) && lv == RAID_10, "raid10");
 	CHECK(&st, raid_level_parse("7", &lv), "level 7 accepted");
@@ -270,6 +273,12 @@ static void test_link(void)
 	CHECK(&st, !raid_link_parse("1gbe", &bps) && bps == 1e9, "1gbe");
 	CHECK(&st, !raid_link_parse("2.5Gbit", &bps) && bps == 2.5e9, "2.5gbit");
 	CHECK(&st, raid_link_parse("fast", &bps) && raid_link_parse("1gb", &bps), "bad links");
+	/* plain decimals only, and finite figures: a huge rate made the payload inf, its JSON fail */
+	CHECK(&st, raid_link_parse(" 1gbe", &bps) == -EINVAL && raid_link_parse("0x1gbe", &bps) ==
+	      -EINVAL && raid_link_parse("-1gbit", &bps) == -EINVAL, "blank, hex, sign");
+	CHECK(&st, raid_link_parse("1e300gbit", &bps) == -ERANGE, "1e300gbit");
+	CHECK(&st, !raid_link_parse("1000000gbit", &bps) && bps == RAID_LINK_MAX_BPS, "the largest");
+	CHECK(&st, !raid_link_parse("1e3mbit", &bps) && bps == 1e9, "1e3mbit");
 	check_printed("%.2f", raid_link_payload_bps(1e9, 1500) / 1e6, "941.48", "1GbE, MTU 1500");
 	check_printed("%.2f", raid_link_payload_bps(1e9, 9000) / 1e6, "990.04", "1GbE, MTU 9000");
 	CHECK(&st, raid_link_payload_bps(1e9, 100) == 0, "MTU 100");

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# raid_input.sh — `iomodel raid` refuses what it cannot plan, and says what
+# it planned: every bad value (out of range, not a plain decimal number, a
+# stripe larger than the members, a link so fast its figures overflow) gets
+# one printable line on stderr naming the option, status 2, and no -o file
+# (an existing one is left as it was); the figures a user reads are the
+# ones given (no "0.0 MiB/s" for a rate nobody knows).
+set -u
+. "$(dirname "$0")/lib.sh"
+work=$(scratch_dir)
+trap 'rm -rf "$work"' EXIT
+
+"$IOMODEL" characterize --target sim:wd6400aaks --quick -o "$work/wd.json" >/dev/null 2>&1
+ok "characterize of the member exits 0" [ $? -eq 0 ]
+member=$work/wd.json
+
+# bad OPTION ARGS...: status 2, one printable line naming OPTION, -o not created
+bad() {
+	local opt=$1 status
+	shift
+	rm -f "$work/never.json"
+	status=$(run_status "$IOMODEL" raid "$@" -o "$work/never.json")
+	ok "raid $*: exit 2 (got $status)" [ "$status" -eq 2 ]
+	ok "raid $*: one line on stderr" [ "$(wc -l <"$work/err")" -eq 1 ]
+	ok "raid $*: printable" [ "$(LC_ALL=C tr -d '[:print:]\n' <"$work/err" | wc -c)" -eq 0 ]
+	ok "raid $*: naming $opt" grep -qF -- "$opt" "$work/err"
+	ok "raid $*: nothing on stdout" [ ! -s "$work/out" ]
+	ok "raid $*: nothing written" [ ! -e "$work/never.json" ]
+}
+R5="--level 5 --disks 4 --member $member"
+
+# numbers: plain decimals, in range
+bad --afr $R5 --afr ' 5'
+bad --afr $R5 --afr 0x5
+bad --ure $R5 --ure 0x1p-47
+bad --years $R5 --years +5
+bad --link $R5 --link ' 1gbe'
+bad --link $R5 --link 0x1gbe
+# a link whose payload overflowed: printed inf and -nan, and --json exited 1 saying nothing
+bad --link $R5 --link 1e300gbit
+bad --link $R5 --link 1e300gbit --json
+"$IOMODEL" raid $R5 --link 1000000gbit --json >"$work/fast.json" 2>&1
+ok "--link 1000000gbit (the largest) plans, its JSON parses with finite figures" \
+	json_true "$work/fast.json" "d['link']['payload_mib_s'] > 1e8"
+
+# a stripe no member holds: the plan said "capacity unknown ... give --capacity" although given
+bad --stripe $R5 --stripe 4t --capacity 640g
+bad --stripe $R5 --stripe 2g
+bad --capacity $R5 --capacity 100
+bad --stripe --level 0 --disks 2 --member sim:wd6400aaks,capacity=64m --stripe 128m
+ok "--stripe 1g (the largest, as sim:raid* takes it) plans" \
+	"$IOMODEL" raid $R5 --stripe 1g --capacity 640g -o "$work/big.json" >/dev/null
+# an existing -o file is left as it was on bad input
+echo keep >"$work/keep.json"
+"$IOMODEL" raid $R5 --capacity 100 -o "$work/keep.json" >/dev/null 2>&1
+ok "bad input leaves an existing -o file as it was" [ "$(cat "$work/keep.json")" = keep ]
+
+finish
