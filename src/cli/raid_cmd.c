@@ -40,7 +40,7 @@ void cmd_raid_usage(FILE *f)
 	      "array:\n"
 	      "  --level L            0, 1, 10, 5 or 6\n"
 	      "  --disks N            members (RAID 0, 1: 2+; 10: even, 4+; 5: 3+; 6: 4+)\n"
-	      "  --stripe SIZE        chunk per member, a multiple of 512 (64k)\n"
+	      "  --stripe SIZE        chunk per member, a multiple of 512 up to 1g (64k)\n"
 	      "  --member M           a member: a model file (characterize -o, fit -o) or\n"
 	      "                       sim:DRIVE (characterized first); once for all members,\n"
 	      "                       or once per member\n"
