@@ -518,6 +518,31 @@ static double alone_seconds(const struct raid_member *m, const struct raid_io_sh
 }
 
 /*
+ * alone_seconds over the members, each as likely to serve an array IO: the
+ * first member's time plus the mean of the others' differences from it, so
+ * that identical members give exactly its time and mixed ones (HDDs and SSDs,
+ * --allow-mixed) the same time in any order.
+ */
+static double alone_mean_seconds(const struct raid_layout *l, const struct raid_member *const *m,
+				 const struct raid_io_shape *s)
+{
+	double first = alone_seconds(m[0], s), diff = 0;
+
+	for (unsigned i = 1; i < l->disks; i++)
+		diff += alone_seconds(m[i], s) - first;
+	return first + diff / l->disks;
+}
+
+/* Whether any member's head mechanics are known (raid_mech). */
+static bool any_mechanics(const struct raid_layout *l, const struct raid_member *const *m)
+{
+	for (unsigned i = 0; i < l->disks; i++)
+		if (m[i]->mech.rev_s > 0)
+			return true;
+	return false;
+}
+
+/*
  * Array IOs per second of writes that only write (RAID 0, 1, 10) on
  * members that all cache them: each member destages at its deep-queue rate
  * (QD 32) while the host's writes, acknowledged from the caches, keep every
@@ -544,7 +569,7 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 		     struct raid_perf *out, struct errmsg *err)
 {
 	struct raid_io_shape *s = &out->shape;
-	double per_io, x, x1, excess, r;
+	double per_io, x, x1, excess, r, alone;
 	int ret;
 
 	raid_io_shape(l, op, size, align, s);
@@ -561,12 +586,13 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 	 * waits one revolution (alone_seconds). The network's response time at
 	 * queue depth 1 differs from that by `excess`: taken off at every depth.
 	 */
-	excess = per_io / x1 - alone_seconds(members[0], s);
-	if (excess < 0 && !(members[0]->mech.rev_s > 0))
+	alone = alone_mean_seconds(l, members, s);
+	excess = per_io / x1 - alone;
+	if (excess < 0 && !any_mechanics(l, members))
 		excess = 0;	/* no mechanics: the network's overlap only */
 	r = qd * per_io / x - excess;
 	if (!(r > 0))
-		r = alone_seconds(members[0], s);
+		r = alone;
 	if (op == IO_WRITE) {
 		double cached = cached_writes_iops(l, members, s);
 

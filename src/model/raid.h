@@ -23,7 +23,9 @@
  * its mean latency is N / throughput (Little). A hard-disk member whose
  * head mechanics are known (struct raid_mech below) refines one array IO
  * alone: mirror reads from the nearer head, parallel phases as long as
- * their slowest IO, RMW rewrites one revolution after their reads.
+ * their slowest IO, RMW rewrites one revolution after their reads. Members
+ * that differ (--allow-mixed) serve an array IO alike: its time alone is
+ * the mean over the members, so the plan does not depend on their order.
  *
  * Parity RAID writes that do not cover a row whole pay a partial-stripe
  * penalty per partly covered row: read-modify-write (read the old data and
