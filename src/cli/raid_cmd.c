@@ -793,15 +793,40 @@ static void print_reliability(const struct raid_plan *p)
 	printf("  caveat: %s\n", raid_mttdl_caveat);
 }
 
+/*
+ * The members' names into buf: the one name when every member is the same,
+ * else each member's in order, separated by "; " (a sim: member's name may
+ * hold commas), cut short with "..." when they do not fit. Whether they are
+ * all the same.
+ */
+static bool member_names(const struct raid_plan *p, char *buf, size_t len)
+{
+	bool same = true;
+	size_t used;
+
+	for (unsigned i = 1; i < p->o->layout.disks; i++)
+		same &= !strcmp(p->m[i]->name, p->m[0]->name);
+	snprintf(buf, len, "%s", p->m[0]->name);
+	for (unsigned i = 1; i < p->o->layout.disks && !same; i++) {
+		used = strlen(buf);
+		if (snprintf(buf + used, len - used, "; %s", p->m[i]->name) >= (int)(len - used)) {
+			snprintf(buf + (len > 4 ? len - 4 : 0), len > 4 ? 4 : len, "...");
+			break;
+		}
+	}
+	return same;
+}
+
 static int print_text(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
-	char stripe[32], cap[32], row[32], verdict[240];
+	char stripe[32], cap[32], row[32], verdict[240], names[1024];
 
 	format_size(stripe, sizeof(stripe), o->layout.stripe);
 	format_size(row, sizeof(row), p->fo.row_bytes);
+	member_names(p, names, sizeof(names));
 	printf("%s of %u members (%s), %s stripe, %s of data per row\n",
-	       raid_level_name(o->layout.level), o->layout.disks, p->m[0]->name, stripe, row);
+	       raid_level_name(o->layout.level), o->layout.disks, names, stripe, row);
 	if (p->capacity) {
 		format_size(cap, sizeof(cap), p->capacity);
 		printf("capacity %s (%llu bytes): %u of %u members' capacity is usable\n", cap,
@@ -827,16 +852,17 @@ static int print_text(const struct raid_plan *p)
 
 static int write_array_model(const struct raid_plan *p)
 {
-	char source[320];
+	char source[1200], names[1024];
 	struct errmsg err;
 	struct drive_model dm;
 	json_t *doc;
 	FILE *f;
 	int ret;
+	bool same = member_names(p, names, sizeof(names));
 
-	snprintf(source, sizeof(source), "%s of %u x %s, %llu-byte stripe",
-		 raid_level_name(p->o->layout.level), p->o->layout.disks, p->m[0]->name,
-		 (unsigned long long)p->o->layout.stripe);
+	snprintf(source, sizeof(source), "%s of %u %s %s, %llu-byte stripe",
+		 raid_level_name(p->o->layout.level), p->o->layout.disks, same ? "x" : "members:",
+		 names, (unsigned long long)p->o->layout.stripe);
 	doc = array_drive_model(p, &dm) ? NULL : model_to_json(source, &dm);
 	drive_model_release(&dm);
 	if (!doc) {

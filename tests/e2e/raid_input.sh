@@ -55,4 +55,17 @@ echo keep >"$work/keep.json"
 "$IOMODEL" raid $R5 --capacity 100 -o "$work/keep.json" >/dev/null 2>&1
 ok "bad input leaves an existing -o file as it was" [ "$(cat "$work/keep.json")" = keep ]
 
+# members that differ: the plan names each (it named the first only, for the
+# text and the array model's source alike)
+"$IOMODEL" characterize --target sim:ocz-core --quick -o "$work/ocz.json" >/dev/null 2>&1
+"$IOMODEL" raid --level 5 --disks 3 --member "$member" --member "$work/ocz.json" --member "$member" \
+	--allow-mixed -o "$work/mixed.json" >"$work/mixed.txt" 2>&1
+ok "a mixed array's plan names every member, in order" \
+	grep -qF "RAID 5 of 3 members ($member; $work/ocz.json; $member)" "$work/mixed.txt"
+ok "... and so does its model's source" \
+	json_true "$work/mixed.json" "d['source'] == 'RAID 5 of 3 members: $member; $work/ocz.json; $member, 65536-byte stripe'"
+"$IOMODEL" raid $R5 -o "$work/same.json" >"$work/same.txt" 2>&1
+ok "one member for all: named once" grep -qF "RAID 5 of 4 members ($member)," "$work/same.txt"
+ok "... and in the source" json_true "$work/same.json" "d['source'] == 'RAID 5 of 4 x $member, 65536-byte stripe'"
+
 finish
