@@ -210,13 +210,15 @@ static int load_dir(struct raid_member_src *src, const char *dir)
 		size_t len = strlen(nm);
 		char path[4096];
 
-		if (status == EXIT_OK && len > 5 && (!strcmp(nm + len - 5, ".json") ||
-						      !strcmp(nm + len - 4, ".csv"))) {
+		bool json = len > 5 && !strcmp(nm + len - 5, ".json");
+
+		/* "a.csv" is 5 bytes long: a CSV file's name needs only one more than its suffix */
+		if (status == EXIT_OK && (json || (len > 4 && !strcmp(nm + len - 4, ".csv")))) {
 			snprintf(path, sizeof(path), "%s/%s", dir, nm);
 			if (import_points_file(&src->ps, path, &err))
 				status = bad("--member-fit: %s", err.text);
 			used++;
-			sim += len > 5 && !strcmp(nm + len - 5, ".json") && from_sim(path);
+			sim += json && from_sim(path);
 		}
 		free(names[i]);
 	}

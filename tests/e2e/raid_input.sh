@@ -68,4 +68,16 @@ ok "... and so does its model's source" \
 ok "one member for all: named once" grep -qF "RAID 5 of 4 members ($member)," "$work/same.txt"
 ok "... and in the source" json_true "$work/same.json" "d['source'] == 'RAID 5 of 4 x $member, 65536-byte stripe'"
 
+# --member-fit takes every .csv file, however short its name ("a.csv" was skipped:
+# "no .json or .csv files in it")
+mkdir "$work/csv"
+"$IOMODEL" sweep --target sim:wd6400aaks --rw randread --bs 4k:64k --qd 1:4 --point-ios 200 --csv \
+	>"$work/csv/a.csv" 2>/dev/null
+"$IOMODEL" raid --level 0 --disks 2 --member-fit "$work/csv" --json >"$work/csv.json" 2>"$work/csv.err"
+ok "--member-fit reads a.csv ($(head -c 200 "$work/csv.err"))" \
+	json_true "$work/csv.json" "d['operations']['rand_read']['iops'] > 50"
+mkdir "$work/none"
+: >"$work/none/csv"
+bad --member-fit --level 0 --disks 2 --member-fit "$work/none"
+
 finish
