@@ -756,8 +756,9 @@ static void print_performance(const struct raid_plan *p)
 			      p->large_s[op]);
 	}
 	if (write_method(p))
-		printf("  small writes: %s, %.3g member reads + %.3g writes per write\n",
-		       write_method(p), p->rand[IO_WRITE].shape.reads, p->rand[IO_WRITE].shape.writes);
+		printf("  small writes: %s, %.3g member read%s + %.3g writes per write\n",
+		       write_method(p), p->rand[IO_WRITE].shape.reads,
+		       p->rand[IO_WRITE].shape.reads == 1 ? "" : "s", p->rand[IO_WRITE].shape.writes);
 	if (raid_parity_disks(&o->layout) && p->large_s[IO_WRITE] > 0)
 		printf("  partial-stripe penalty %.4g ms per partly written row (%s); a %s write "
 		       "pays %.3g of them:\n    %.4g ms + %.3g x %.4g ms + %s / %.4g MiB/s = %.4g ms\n",
@@ -777,7 +778,9 @@ static void print_reliability(const struct raid_plan *p)
 	       ? (p->all_ssd ? ", SSD default: Backblaze SSD boot drives"
 			       : ", HDD default: Backblaze drive stats 2023-2025") : "");
 	printf("  annual loss without repair  %.4g %%\n", 100 * r->annual_loss);
-	if (p->smallest && p->rebuild_bps > 0) {
+	if (p->o->layout.level == RAID_0) {	/* no redundancy: nothing to rebuild, nothing read */
+		printf("  repair: none (RAID 0 survives no failure: the first one loses the volume)\n");
+	} else if (p->smallest && p->rebuild_bps > 0) {
 		format_size(cap, sizeof(cap), p->smallest);
 		printf("  repair: %.4g h = replacement %.4g h + %s at %.4g MiB/s\n", r->mttr_h,
 		       p->o->delay_ns / 3.6e12, cap, p->rebuild_bps / MIB);
@@ -841,10 +844,13 @@ static int print_text(const struct raid_plan *p)
 		printf("\nlink %s, MTU %llu: %.1f Mbit/s of TCP payload (%.1f %%) = %.1f MiB/s\n",
 		       o->link, (unsigned long long)o->mtu, p->link_payload_bps * 8 / 1e6,
 		       100 * p->link_payload_bps * 8 / o->link_bps, p->link_payload_bps / MIB);
-		printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the inner%s\n",
-		       p->outer_bps / MIB, p->inner_bps / MIB,
-		       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
-				   : " (zone rates unknown: average STR; see --profile)");
+		if (!(p->outer_bps > 0))	/* the verdict says why */
+			printf("  array sequential read: unknown\n");
+		else
+			printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the "
+			       "inner%s\n", p->outer_bps / MIB, p->inner_bps / MIB,
+			       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
+					   : " (zone rates unknown: average STR; see --profile)");
 		printf("verdict: %s\n", link_verdict(p, verdict, sizeof(verdict)));
 	}
 	return ferror(stdout) ? EXIT_FAILED : EXIT_OK;

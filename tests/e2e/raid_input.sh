@@ -80,4 +80,20 @@ mkdir "$work/none"
 : >"$work/none/csv"
 bad --member-fit --level 0 --disks 2 --member-fit "$work/none"
 
+# what nobody knows is not printed as a figure: the link line read "0.0 MiB/s at
+# the outer end, 0.0 at the inner" for members without a sequential rate; a
+# RAID 0 has no rebuild (the plan printed its hours and read errors)
+mx=${SHARED_DATA:-$(dirname "$0")/../../../shared/data}/fio-plot/crucial-mx200-ssd
+if [ -d "$mx" ]; then
+	"$IOMODEL" raid --level 0 --disks 3 --member-fit "$mx" --link 10gbe >"$work/mx.txt" 2>&1
+	ok "no sequential rate: 'array sequential read: unknown'" \
+		grep -qx '  array sequential read: unknown' "$work/mx.txt"
+	ok "... and no 0.0 MiB/s" bash -c "! grep -q '0\.0 MiB/s' '$work/mx.txt'"
+fi
+"$IOMODEL" raid --level 0 --disks 2 --member "$member" --capacity 640g >"$work/r0.txt" 2>&1
+ok "RAID 0: no repair" grep -q '^  repair: none (RAID 0' "$work/r0.txt"
+ok "... and no rebuild to read" bash -c "! grep -q 'during a rebuild' '$work/r0.txt'"
+"$IOMODEL" raid --level 6 --disks 4 --member "$member" >"$work/r6.txt" 2>&1
+ok "RAID 6 of 4: '1 member read + 3 writes'" grep -q 'reconstruct-write, 1 member read + 3 writes' "$work/r6.txt"
+
 finish
