@@ -253,8 +253,12 @@ static int sim_mechanics(struct raid_member_src *src, const struct hdd_config *c
 	return EXIT_OK;
 }
 
-/* Capacity, zone rates and mechanics of a simulated drive, from its parameters. */
-static int sim_figures(struct raid_member_src *src, const char *spec_text)
+/*
+ * Capacity, zone rates and mechanics of a simulated drive, from its
+ * parameters; `from_model`: the "source" of a model file, which may be an
+ * array the user characterized (a sim: member itself must be a drive).
+ */
+static int sim_figures(struct raid_member_src *src, const char *spec_text, bool from_model)
 {
 	struct sim_spec spec;
 	struct errmsg err;
@@ -263,6 +267,12 @@ static int sim_figures(struct raid_member_src *src, const char *spec_text)
 
 	if (sim_spec_parse(&spec, spec_text + 4, &err))
 		return bad("--member '%s': %s", spec_text, err.text);
+	if (strcmp(spec.model->name, "hdd") && strcmp(spec.model->name, "ssd") && !from_model) {
+		/* an array has no capacity, zone rates, kind or AFR of one drive to plan with */
+		sim_spec_release(&spec);
+		return bad("--member '%s': an array, not a drive (characterize it with -o and give "
+			   "the file to plan an array of arrays)", spec_text);
+	}
 	p = sim_param_find(spec.model->params, "capacity");
 	if (p)
 		src->m.capacity = *(const uint64_t *)((const char *)spec.config + p->offset);
@@ -330,7 +340,7 @@ static int model_file_extras(struct raid_member_src *src, const char *path)
 
 		if (!sim_spec_parse(&spec, source + 4, &err)) {	/* a drive that is still there */
 			sim_spec_release(&spec);
-			status = sim_figures(src, source);
+			status = sim_figures(src, source, true);
 			src->m.capacity = 0;	/* a model file does not say: --capacity */
 		}
 	}
@@ -347,7 +357,7 @@ int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 	memset(src, 0, sizeof(*src));
 	point_set_init(&src->ps);
 	snprintf(src->name, sizeof(src->name), "%s", spec);
-	if (sim && (status = sim_figures(src, spec)) == EXIT_OK)
+	if (sim && (status = sim_figures(src, spec, false)) == EXIT_OK)
 		status = characterize_points(spec, &src->ps);
 	else if (!sim && is_dir)
 		status = load_dir(src, spec);

@@ -96,4 +96,12 @@ ok "... and no rebuild to read" bash -c "! grep -q 'during a rebuild' '$work/r0.
 "$IOMODEL" raid --level 6 --disks 4 --member "$member" >"$work/r6.txt" 2>&1
 ok "RAID 6 of 4: '1 member read + 3 writes'" grep -q 'reconstruct-write, 1 member read + 3 writes' "$work/r6.txt"
 
+# a simulated array as a member: planned as one hard disk of unknown size
+# (kind, capacity and AFR are a drive's); refused, its model file still plans
+bad --member --level 1 --disks 2 --member sim:raid0,member=ssd,member_capacity=1g
+"$IOMODEL" characterize --quick --target sim:raid0,disks=2 -o "$work/r0model.json" >/dev/null 2>&1
+ok "an array's model file is a member as any model is" \
+	"$IOMODEL" raid --level 1 --disks 2 --member "$work/r0model.json" -o "$work/nested.json" \
+	>/dev/null
+
 finish
