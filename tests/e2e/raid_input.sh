@@ -28,6 +28,10 @@ bad() {
 	ok "raid $*: nothing written" [ ! -e "$work/never.json" ]
 }
 R5="--level 5 --disks 4 --member $member"
+run_status_to_full() {	# as run_status, standard output to /dev/full
+	"$@" >/dev/full 2>"$work/err"
+	echo $?
+}
 
 # numbers: plain decimals, in range
 bad --afr $R5 --afr ' 5'
@@ -103,5 +107,16 @@ bad --member --level 1 --disks 2 --member sim:raid0,member=ssd,member_capacity=1
 ok "an array's model file is a member as any model is" \
 	"$IOMODEL" raid --level 1 --disks 2 --member "$work/r0model.json" -o "$work/nested.json" \
 	>/dev/null
+
+# output that does not reach standard output (a full disk) fails the command: it
+# exited 0 with the plan lost (stdio wrote it at exit, unchecked)
+if [ -w /dev/full ]; then
+	for fmt in "" --json; do
+		st=$(run_status_to_full "$IOMODEL" raid $R5 $fmt)
+		ok "raid $fmt >/dev/full: exit 1 (got $st)" [ "$st" -eq 1 ]
+		ok "raid $fmt >/dev/full: one line saying so" \
+			bash -c "[ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'standard output' '$work/err'"
+	done
+fi
 
 finish
