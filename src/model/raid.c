@@ -250,6 +250,29 @@ static void parity_write_shape(const struct raid_layout *l, uint64_t size, uint6
 	out->rewrite = !out->reconstruct && out->reads > 0 && out->reads >= out->writes - 1e-9;
 }
 
+/*
+ * Parity RAID reads of more chunks than a row has data chunks. Left-symmetric
+ * parity puts consecutive data chunks on the members in turn, across rows
+ * (a row's last data chunk is on the member before its P, the next row's
+ * first on that P's member), so such a read keeps min(chunks, n) members
+ * busy, not the row's d data members: each of them reads its chunks and,
+ * between two of them, streams through any parity chunk of its own. With k
+ * = chunks / n chunks a member (k >= 1), k - 1 gaps each hold a parity chunk
+ * p / d of the time: stripe x (k + (k - 1) p / d), which tends to size / d.
+ */
+static void parity_read_shape(const struct raid_layout *l, uint64_t size, double chunks,
+			      struct raid_io_shape *out)
+{
+	double n = l->disks, d = raid_data_disks(l), p = raid_parity_disks(l);
+	double per = chunks / n;
+
+	out->reads = fmin(chunks, n);
+	out->member_bytes = chunks <= n ? round_up_512((double)size / chunks)
+			  : round_up_512((double)l->stripe * (per + (per - 1) * p / d));
+	if (out->member_bytes > size)
+		out->member_bytes = size;
+}
+
 void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, uint64_t align,
 		   struct raid_io_shape *out)
 {
@@ -260,6 +283,10 @@ void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, ui
 	out->phases = 1;
 	if (op == IO_WRITE && raid_parity_disks(l)) {
 		parity_write_shape(l, size, align, chunks, out);
+		return;
+	}
+	if (op == IO_READ && raid_parity_disks(l) && chunks > raid_data_disks(l)) {
+		parity_read_shape(l, size, chunks, out);
 		return;
 	}
 	if (op == IO_READ) {
