@@ -108,6 +108,23 @@ ok "an array's model file is a member as any model is" \
 	"$IOMODEL" raid --level 1 --disks 2 --member "$work/r0model.json" -o "$work/nested.json" \
 	>/dev/null
 
+# large random IOs at depth against the simulated arrays (disks without write
+# cache): the plan read RAID 5/6 as keeping only the data members busy (RAID 6
+# of 4, 1 MiB at QD16: +56 %) and held a disk's rate at sizes measured at QD1
+# only (RAID 0 of 4, 256 KiB at QD4: -12 %)
+"$IOMODEL" characterize --target sim:wd6400aaks,write_cache=off --quick -o "$work/wdnc.json" \
+	>/dev/null 2>&1
+for c in "0 4 256k 4" "6 4 1m 16" "5 4 256k 4" "10 4 1m 4"; do
+	set -- $c
+	"$IOMODEL" raid --level "$1" --disks "$2" --member "$work/wdnc.json" --bs "$3" --qd "$4" \
+		--json >"$work/lp.json" 2>&1
+	"$IOMODEL" run --target "sim:raid$1,disks=$2,member=wd6400aaks,member_write_cache=off" \
+		--rw randread --bs "$3" --qd "$4" --ios 1500 --json >"$work/ls.json" 2>&1
+	sim=$(json "$work/ls.json" "d['results'][0]['iops']")
+	ok "RAID $1 of $2, $3 random reads at QD$4: plan within 8 % of the simulation ($sim IOPS)" \
+		json_true "$work/lp.json" "abs(d['operations']['rand_read']['iops'] / $sim - 1) < 0.08"
+done
+
 # output that does not reach standard output (a full disk) fails the command: it
 # exited 0 with the plan lost (stdio wrote it at exit, unchecked)
 if [ -w /dev/full ]; then
