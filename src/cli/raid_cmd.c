@@ -94,6 +94,7 @@ struct raid_options {
 	unsigned n_members;
 	const char *member_fit;
 	bool allow_mixed, json;
+	bool level_given;		/* --level has no default: RAID 0 is no guess to make */
 	int shared;			/* --shared-latency 1, --no-shared-latency 0, -1: by the members */
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
@@ -160,6 +161,7 @@ static int apply_layout_option(struct raid_options *o, int id, const char *arg)
 
 	switch (id) {
 	case OPT_LEVEL:
+		o->level_given = true;
 		return raid_level_parse(arg, &o->layout.level)
 			? bad("--level '%s': expected 0, 1, 10, 5 or 6", arg) : 0;
 	case OPT_DISKS:
@@ -230,7 +232,7 @@ static int check_raid_options(struct raid_options *o)
 {
 	struct errmsg err;
 
-	if (!o->layout.disks)
+	if (!o->layout.disks || !o->level_given)
 		return bad("raid: needs --level, --disks and --member or --member-fit "
 			   "(see 'iomodel raid --help')");
 	if (raid_layout_check(&o->layout, &err))

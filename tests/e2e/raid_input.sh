@@ -33,6 +33,9 @@ run_status_to_full() {	# as run_status, standard output to /dev/full
 	echo $?
 }
 
+# --level has no default (without it the plan was RAID 0's, unasked)
+bad --level --disks 4 --member "$member"
+
 # numbers: plain decimals, in range
 bad --afr $R5 --afr ' 5'
 bad --afr $R5 --afr 0x5
