@@ -432,6 +432,28 @@ static int model_file_extras(struct raid_member_src *src, const char *path)
 	return status;
 }
 
+/* The IOPS a measured point may have: beyond them a plan's sums overflow or vanish. */
+#define POINT_IOPS_MIN 1e-6		/* one IO in eleven days */
+#define POINT_IOPS_MAX 1e10		/* a thousand times the fastest drives' */
+
+/*
+ * Every measured point within POINT_IOPS_MIN..MAX (a file's 1e308 IOPS made
+ * the plan print "inf IOPS"). An exit status, after one line naming it.
+ */
+static int check_points(const struct raid_member_src *src, const char *spec, bool is_dir)
+{
+	for (size_t i = 0; i < src->ps.len; i++) {
+		const struct perf_point *p = &src->ps.points[i];
+
+		if (!(p->iops >= POINT_IOPS_MIN && p->iops <= POINT_IOPS_MAX))
+			return bad("%s '%s': a %s point of %g IOPS (%llu bytes at QD %u): expected "
+				   "%g to %g", is_dir ? "--member-fit" : "--member", spec,
+				   io_op_name(p->op), p->iops, (unsigned long long)p->size, p->qd,
+				   POINT_IOPS_MIN, POINT_IOPS_MAX);
+	}
+	return EXIT_OK;
+}
+
 int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 {
 	struct errmsg err;
@@ -452,6 +474,8 @@ int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
 	if (!sim && !is_dir)
 		src->simulated = from_sim(spec);
 	src->simulated |= sim;
+	if (status == EXIT_OK)
+		status = check_points(src, spec, is_dir);
 	if (status)
 		return status;
 	if ((sim || is_dir) && !drive_model_fit(&src->ps, &src->dm, &err))

@@ -33,6 +33,15 @@ run_status_to_full() {	# as run_status, standard output to /dev/full
 	echo $?
 }
 
+# a model file whose measured points are absurd (1e308 IOPS: the plan printed "inf IOPS")
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+for p in d["model"]["read"]["points"]: p["iops"] = 1e308
+json.dump(d, open(sys.argv[2], "w"))' "$member" "$work/huge.json"
+bad --member --level 5 --disks 4 --member "$work/huge.json"
+mkdir "$work/hugecsv"
+printf 'op,random,size,qd,iops\nread,1,4096,1,1e300\nread,1,65536,1,100\n' >"$work/hugecsv/a.csv"
+bad --member-fit --level 0 --disks 2 --member-fit "$work/hugecsv"
+
 # --level has no default (without it the plan was RAID 0's, unasked)
 bad --level --disks 4 --member "$member"
 
