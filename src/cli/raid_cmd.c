@@ -788,6 +788,11 @@ static void print_reliability(const struct raid_plan *p)
 		       p->o->delay_ns / 3.6e12, cap, p->rebuild_bps / MIB);
 		printf("  unrecoverable read during a rebuild: %.4g %% (URE %.3g per bit)\n",
 		       100 * r->p_ure, p->o->uber);
+	} else if (p->smallest) {	/* the capacity is known, the rate it is rebuilt at not */
+		printf("  repair: %.4g h (rebuild rate unknown, the members have no write or read "
+		       "STR: give --rebuild-rate for the rebuild time)\n", r->mttr_h);
+		printf("  unrecoverable read during a rebuild: %.4g %% (URE %.3g per bit)\n",
+		       100 * r->p_ure, p->o->uber);
 	} else {
 		printf("  repair: %.4g h (member capacity unknown: give --capacity for the rebuild "
 		       "time and read errors)\n", r->mttr_h);

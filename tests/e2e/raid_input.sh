@@ -106,6 +106,13 @@ if [ -d "$mx" ]; then
 		grep -qx '  array sequential read: unknown' "$work/mx.txt"
 	ok "... and no 0.0 MiB/s" bash -c "! grep -q '0\.0 MiB/s' '$work/mx.txt'"
 fi
+if [ -d "$mx" ]; then	# a capacity given, no STR: the rate is what is missing, not the capacity
+	"$IOMODEL" raid --level 1 --disks 2 --member-fit "$mx" --capacity 500g >"$work/mx1.txt" 2>&1
+	ok "capacity given, no STR: asks for --rebuild-rate" grep -q 'give --rebuild-rate' "$work/mx1.txt"
+	ok "... not for --capacity" bash -c "! grep -q 'give --capacity' '$work/mx1.txt'"
+	ok "... and gives the read errors of the rebuild" grep -q 'unrecoverable read during a rebuild' \
+		"$work/mx1.txt"
+fi
 "$IOMODEL" raid --level 0 --disks 2 --member "$member" --capacity 640g >"$work/r0.txt" 2>&1
 ok "RAID 0: no repair" grep -q '^  repair: none (RAID 0' "$work/r0.txt"
 ok "... and no rebuild to read" bash -c "! grep -q 'during a rebuild' '$work/r0.txt'"
