@@ -65,6 +65,9 @@ static int set_whole(const struct sim_param *p, void *field, const char *value,
 	int ret = p->type == PARAM_BYTES ? parse_size(value, &v)
 					 : parse_count(value, 0, UINT64_MAX, &v);
 
+	if (ret == -ERANGE)	/* a whole number, only too large for 64 bits */
+		return out_of_range(p, value, p->type == PARAM_BYTES ? "a size" : "a whole number",
+				    err);
 	if (ret)
 		return errmsg_set(err, -EINVAL, "%s '%s': %s", p->key, value,
 				  p->type == PARAM_BYTES ? "not a size (examples: 4k, 8m, 640g)"

@@ -24,6 +24,10 @@ ok "sim show raid5 names the parity layout" grep -q 'left-symmetric' "$work/show
 "$IOMODEL" sim show raid5,stripe=2g >"$work/out" 2>"$work/err"
 ok "stripe=2g: exit 2, bounds 512 to 1g" \
 	bash -c "[ $? -eq 2 ] && grep -qF \"stripe '2g': expected a size from 512 to 1g\" '$work/err'"
+# a whole number too large for 64 bits is out of range, not "not a whole number"
+"$IOMODEL" sim show raid5,cache_mib=99999999999999999999 >"$work/out" 2>"$work/err"
+ok "cache_mib=99999999999999999999: exit 2, its range" \
+	bash -c "[ $? -eq 2 ] && grep -qF 'expected a whole number from 1 to 65536 MiB' '$work/err'"
 # a degraded array says what it still survives; a mirror's row is no parity row
 "$IOMODEL" sim show raid6,failed=2 >"$work/show6.txt" 2>&1
 ok "sim show raid6,failed=2: it survives no further failure" \
