@@ -531,7 +531,7 @@ static double alone_seconds(const struct raid_member *m, const struct raid_io_sh
 	if (s->reads > 0) {
 		t += 1 / m->iops_at(m->ctx, IO_READ, s->member_bytes, 1);
 		if (s->nearer && h->rev_s > 0)
-			t -= h->seek_mean_s - h->seek_nearer_s;
+			t -= h->seek_mean_s - raid_mech_nearest_seek(h, (unsigned)s->copies);
 		else
 			t += raid_mech_slowest_excess(h, s->reads);
 	}

@@ -148,6 +148,9 @@ double raid_str_from_iops(uint64_t size, double iops, double latency_s);
  *    spread apart (E[D] = 0.162 in the stationary state). seek_nearer_s is
  *    the seek curve's mean over that stationary state; a mirror read at
  *    QD1 costs the member's own read less seek_mean_s - seek_nearer_s.
+ *    An n-way mirror (RAID 1 of n > 2) reads from the nearest of n heads:
+ *    seek_nearest_s, from a simulation of the n-head chain (48^n states
+ *    are too many to iterate), raid_mech_nearest_seek.
  *  - Parallel member IOs. A phase of k member IOs at independent heads
  *    ends with the slowest: E[max of k (seek + rotational wait)] exceeds
  *    the mean by slowest_excess_s[k-1]. Mirrored writes move heads that are
@@ -157,11 +160,15 @@ double raid_str_from_iops(uint64_t size, double iops, double latency_s);
  *    head is on the track, the sectors come back one revolution after
  *    they were read: the write phase takes rev_s, not a random write.
  */
+#define RAID_MECH_HEADS 8	/* mirrors whose nearest head is derived; more count as 8 */
+
 struct raid_mech {
 	double rev_s;			/* one revolution; 0: not known */
 	double seek_mean_s;		/* between two independent positions */
 	double seek_nearer_s;		/* the nearer of two mirrored heads */
 	double slowest_excess_s[RAID_MAX_DISKS];
+	/* the nearest of k heads, k = 3 .. RAID_MECH_HEADS (index k - 3), by simulating the chain */
+	double seek_nearest_s[RAID_MECH_HEADS - 2];
 };
 
 /*
@@ -177,6 +184,8 @@ int raid_mech_derive(double rev_s, double inner_outer,
 /* slowest_excess_s at k parallel IOs (linear between whole k); 0 when k <= 1 or unknown. */
 double raid_mech_slowest_excess(const struct raid_mech *m, double k);
 double raid_mech_rotation_excess(const struct raid_mech *m, double k);
+/* The mean seek of the nearest of `heads` mirrored heads (2: seek_nearer_s); 0 unknown. */
+double raid_mech_nearest_seek(const struct raid_mech *m, unsigned heads);
 
 /*
  * One member. iops_at(ctx, op, size, depth): random IOs of `size` bytes at

@@ -144,6 +144,16 @@ for c in "0 4 256k 4" "6 4 1m 16" "5 4 256k 4" "10 4 1m 4"; do
 		json_true "$work/lp.json" "abs(d['operations']['rand_read']['iops'] / $sim - 1) < 0.08"
 done
 
+# an n-way mirror reads from the nearest of its n heads (planned with two heads' figure: -10 % for 3)
+for n in 3 4; do
+	"$IOMODEL" raid --level 1 --disks "$n" --member "$work/wdnc.json" --json >"$work/m$n.json" 2>&1
+	"$IOMODEL" run --target "sim:raid1,disks=$n,member=wd6400aaks,member_write_cache=off" \
+		--rw randread --bs 4k --qd 1 --ios 3000 --json >"$work/ms$n.json" 2>&1
+	sim=$(json "$work/ms$n.json" "d['results'][0]['iops']")
+	ok "RAID 1 of $n: 4 KiB reads at QD1 within 4 % of the simulation ($sim IOPS)" \
+		json_true "$work/m$n.json" "abs(d['operations']['rand_read']['iops'] / $sim - 1) < 0.04"
+done
+
 # output that does not reach standard output (a full disk) fails the command: it
 # exited 0 with the plan lost (stdio wrote it at exit, unchecked)
 if [ -w /dev/full ]; then
