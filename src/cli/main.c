@@ -1,4 +1,7 @@
 /* main.c — the iomodel program: dispatches to a subcommand. */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,12 +52,10 @@ static void usage(FILE *f)
 	      "See iomodel(1) (man -l man/iomodel.1 in the source tree).\n", f);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	/* GSL's default handler aborts; the fitting code checks every status itself */
-	gsl_set_error_handler_off();
 	if (!cmd) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
@@ -94,4 +95,36 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
 	return bad("unknown command '%s' (try 'iomodel --help')", cmd);
+}
+
+/*
+ * A command that succeeded but whose output did not reach standard output
+ * (a full disk) has failed: stdio keeps the last of it buffered until exit,
+ * where its error would go unseen and the status would stay 0. A reader
+ * that left (EPIPE: `run` catches SIGPIPE, signals.h) gives 128 + SIGPIPE,
+ * as the signal would have. A command that failed has said why already.
+ */
+static int check_stdout(int status)
+{
+	bool failed = ferror(stdout) != 0;
+	int err = 0;
+
+	if (fflush(stdout) == EOF) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed || status != EXIT_OK)
+		return status;
+	if (err == EPIPE)	/* the reader left (`| head`): as if SIGPIPE had ended us */
+		return 128 + SIGPIPE;
+	fprintf(stderr, "iomodel: cannot write the output to standard output%s%s\n",
+		err ? ": " : "", err ? strerror(err) : "");
+	return EXIT_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+	/* GSL's default handler aborts; the fitting code checks every status itself */
+	gsl_set_error_handler_off();
+	return check_stdout(dispatch(argc, argv));
 }

@@ -40,10 +40,10 @@ void cmd_raid_usage(FILE *f)
 	      "array:\n"
 	      "  --level L            0, 1, 10, 5 or 6\n"
 	      "  --disks N            members (RAID 0, 1: 2+; 10: even, 4+; 5: 3+; 6: 4+)\n"
-	      "  --stripe SIZE        chunk per member, a multiple of 512 (64k)\n"
+	      "  --stripe SIZE        chunk per member, a multiple of 512 up to 1g (64k)\n"
 	      "  --member M           a member: a model file (characterize -o, fit -o) or\n"
-	      "                       sim:DRIVE (characterized first); once for all members,\n"
-	      "                       or once per member\n"
+	      "                       sim:DRIVE (a drive, not an array; characterized first);\n"
+	      "                       once for all members, or once per member\n"
 	      "  --member-fit DIR     a member fitted from the measurements in DIR (fio JSON,\n"
 	      "                       iomodel JSON or CSV files); its measured IOPS at each\n"
 	      "                       queue depth are used as they are\n"
@@ -94,6 +94,7 @@ struct raid_options {
 	unsigned n_members;
 	const char *member_fit;
 	bool allow_mixed, json;
+	bool level_given;		/* --level has no default: RAID 0 is no guess to make */
 	int shared;			/* --shared-latency 1, --no-shared-latency 0, -1: by the members */
 	uint64_t capacity, bs, qd, large, mtu, rebuild_bps, delay_ns;
 	double afr, uber, years, stripe_penalty_s, link_bps;
@@ -105,12 +106,23 @@ enum { OPT_LEVEL = 256, OPT_DISKS, OPT_STRIPE, OPT_MEMBER, OPT_MEMBER_FIT, OPT_M
        OPT_CAPACITY, OPT_BS, OPT_QD, OPT_LARGE, OPT_PENALTY, OPT_AFR, OPT_MTTR, OPT_REBUILD,
        OPT_URE, OPT_YEARS, OPT_LINK, OPT_MTU, OPT_JSON, OPT_SHARED, OPT_NO_SHARED, OPT_PROFILE };
 
+/*
+ * Whether strtod read `arg` up to `end` as a plain decimal number ("5",
+ * ".5", "1e-14"): strtod alone would also take leading blanks, a sign, hex
+ * ("0x5") and "inf".
+ */
+static bool plain_decimal(const char *arg, const char *end)
+{
+	return ((*arg >= '0' && *arg <= '9') || *arg == '.') &&
+	       strspn(arg, "0123456789.eE+-") >= (size_t)(end - arg);
+}
+
 static int number_opt(const char *name, const char *arg, double lo, double hi, double *out)
 {
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (end == arg || *end || !(v > lo) || !(v < hi))
+	if (!plain_decimal(arg, end) || end == arg || *end || !(v > lo) || !(v < hi))
 		return bad("%s '%s': expected a number above %g and below %g", name, arg, lo, hi);
 	*out = v;
 	return 0;
@@ -120,10 +132,11 @@ static int afr_opt(const char *arg, double *out)
 {
 	char *end;
 	double v = strtod(arg, &end);
+	bool plain = plain_decimal(arg, end);
 
 	if (end != arg && *end == '%')
 		end++;
-	if (end == arg || *end || !(v > 0) || !(v < 100))
+	if (!plain || end == arg || *end || !(v > 0) || !(v < 100))
 		return bad("--afr '%s': expected a percentage above 0 and below 100 (5%%)", arg);
 	*out = v / 100;
 	return 0;
@@ -148,6 +161,7 @@ static int apply_layout_option(struct raid_options *o, int id, const char *arg)
 
 	switch (id) {
 	case OPT_LEVEL:
+		o->level_given = true;
 		return raid_level_parse(arg, &o->layout.level)
 			? bad("--level '%s': expected 0, 1, 10, 5 or 6", arg) : 0;
 	case OPT_DISKS:
@@ -196,11 +210,15 @@ static int apply_raid_option(void *ctx, int id, const char *arg)
 	case OPT_REBUILD: return rate_opt(arg, &o->rebuild_bps);
 	case OPT_URE: return number_opt("--ure", arg, 0, 1, &o->uber);
 	case OPT_YEARS: return number_opt("--years", arg, 0, 1000, &o->years);
-	case OPT_LINK:
+	case OPT_LINK: {
+		int ret = raid_link_parse(arg, &o->link_bps);
+
 		o->link = arg;
-		return raid_link_parse(arg, &o->link_bps)
-			? bad("--link '%s': expected 100mbe, 1gbe, 10gbe or a rate like 2.5gbit", arg)
-			: 0;
+		if (ret == -ERANGE)
+			return bad("--link '%s': faster than %.0fgbit", arg, RAID_LINK_MAX_BPS / 1e9);
+		return ret ? bad("--link '%s': expected 100mbe, 1gbe, 10gbe or a rate like 2.5gbit",
+				 arg) : 0;
+	}
 	case OPT_MTU: return count_opt("--mtu", arg, 576, 65535, &o->mtu);
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_SHARED: o->shared = 1; return 0;
@@ -214,7 +232,7 @@ static int check_raid_options(struct raid_options *o)
 {
 	struct errmsg err;
 
-	if (!o->layout.disks)
+	if (!o->layout.disks || !o->level_given)
 		return bad("raid: needs --level, --disks and --member or --member-fit "
 			   "(see 'iomodel raid --help')");
 	if (raid_layout_check(&o->layout, &err))
@@ -297,6 +315,29 @@ static int check_kinds(const struct raid_plan *p)
 			return bad("--member: '%s' is an %s, '%s' an %s: give --allow-mixed to mix them",
 				   p->m[0]->name, p->m[0]->ssd ? "SSD" : "HDD", p->m[i]->name,
 				   p->m[i]->ssd ? "SSD" : "HDD");
+	return 0;
+}
+
+/*
+ * Every member holds at least one chunk: a member smaller than the stripe
+ * would leave the array no capacity at all. An exit status.
+ */
+static int check_member_capacity(const struct raid_plan *p)
+{
+	const struct raid_options *o = p->o;
+
+	for (unsigned i = 0; i < o->layout.disks; i++) {
+		uint64_t c = p->m[i]->capacity;
+
+		if (c && c < o->layout.stripe)
+			return bad("--stripe %llu: larger than member '%s' (%llu bytes)",
+				   (unsigned long long)o->layout.stripe, p->m[i]->name,
+				   (unsigned long long)c);
+		if (!c && o->capacity && o->capacity < o->layout.stripe)
+			return bad("--capacity %llu: smaller than the stripe (%llu bytes)",
+				   (unsigned long long)o->capacity,
+				   (unsigned long long)o->layout.stripe);
+	}
 	return 0;
 }
 
@@ -669,9 +710,15 @@ static json_t *link_json(const struct raid_plan *p)
 
 static int print_json(const struct raid_plan *p)
 {
-	return json_dump_document(stdout, json_pack("{s:s,s:s,s:o,s:o,s:o}",
-		"schema", "iomodel.raid/1", "iomodel_version", IOMODEL_VERSION, "raid", raid_json(p),
-		"operations", operations_json(p), "link", link_json(p))) ? EXIT_FAILED : EXIT_OK;
+	json_t *doc = json_pack("{s:s,s:s,s:o,s:o,s:o}", "schema", "iomodel.raid/1",
+				"iomodel_version", IOMODEL_VERSION, "raid", raid_json(p),
+				"operations", operations_json(p), "link", link_json(p));
+
+	if (!doc) {	/* out of memory, or a figure json_pack refused: say so, not exit mute */
+		fprintf(stderr, "iomodel: raid: cannot build the plan's JSON\n");
+		return EXIT_FAILED;
+	}
+	return json_dump_document(stdout, doc) ? EXIT_FAILED : EXIT_OK;
 }
 
 static void print_op_line(const char *what, double iops, double bs, double lat_s)
@@ -711,8 +758,9 @@ static void print_performance(const struct raid_plan *p)
 			      p->large_s[op]);
 	}
 	if (write_method(p))
-		printf("  small writes: %s, %.3g member reads + %.3g writes per write\n",
-		       write_method(p), p->rand[IO_WRITE].shape.reads, p->rand[IO_WRITE].shape.writes);
+		printf("  small writes: %s, %.3g member read%s + %.3g writes per write\n",
+		       write_method(p), p->rand[IO_WRITE].shape.reads,
+		       p->rand[IO_WRITE].shape.reads == 1 ? "" : "s", p->rand[IO_WRITE].shape.writes);
 	if (raid_parity_disks(&o->layout) && p->large_s[IO_WRITE] > 0)
 		printf("  partial-stripe penalty %.4g ms per partly written row (%s); a %s write "
 		       "pays %.3g of them:\n    %.4g ms + %.3g x %.4g ms + %s / %.4g MiB/s = %.4g ms\n",
@@ -732,10 +780,17 @@ static void print_reliability(const struct raid_plan *p)
 	       ? (p->all_ssd ? ", SSD default: Backblaze SSD boot drives"
 			       : ", HDD default: Backblaze drive stats 2023-2025") : "");
 	printf("  annual loss without repair  %.4g %%\n", 100 * r->annual_loss);
-	if (p->smallest && p->rebuild_bps > 0) {
+	if (p->o->layout.level == RAID_0) {	/* no redundancy: nothing to rebuild, nothing read */
+		printf("  repair: none (RAID 0 survives no failure: the first one loses the volume)\n");
+	} else if (p->smallest && p->rebuild_bps > 0) {
 		format_size(cap, sizeof(cap), p->smallest);
 		printf("  repair: %.4g h = replacement %.4g h + %s at %.4g MiB/s\n", r->mttr_h,
 		       p->o->delay_ns / 3.6e12, cap, p->rebuild_bps / MIB);
+		printf("  unrecoverable read during a rebuild: %.4g %% (URE %.3g per bit)\n",
+		       100 * r->p_ure, p->o->uber);
+	} else if (p->smallest) {	/* the capacity is known, the rate it is rebuilt at not */
+		printf("  repair: %.4g h (rebuild rate unknown, the members have no write or read "
+		       "STR: give --rebuild-rate for the rebuild time)\n", r->mttr_h);
 		printf("  unrecoverable read during a rebuild: %.4g %% (URE %.3g per bit)\n",
 		       100 * r->p_ure, p->o->uber);
 	} else {
@@ -748,15 +803,40 @@ static void print_reliability(const struct raid_plan *p)
 	printf("  caveat: %s\n", raid_mttdl_caveat);
 }
 
+/*
+ * The members' names into buf: the one name when every member is the same,
+ * else each member's in order, separated by "; " (a sim: member's name may
+ * hold commas), cut short with "..." when they do not fit. Whether they are
+ * all the same.
+ */
+static bool member_names(const struct raid_plan *p, char *buf, size_t len)
+{
+	bool same = true;
+	size_t used;
+
+	for (unsigned i = 1; i < p->o->layout.disks; i++)
+		same &= !strcmp(p->m[i]->name, p->m[0]->name);
+	snprintf(buf, len, "%s", p->m[0]->name);
+	for (unsigned i = 1; i < p->o->layout.disks && !same; i++) {
+		used = strlen(buf);
+		if (snprintf(buf + used, len - used, "; %s", p->m[i]->name) >= (int)(len - used)) {
+			snprintf(buf + (len > 4 ? len - 4 : 0), len > 4 ? 4 : len, "...");
+			break;
+		}
+	}
+	return same;
+}
+
 static int print_text(const struct raid_plan *p)
 {
 	const struct raid_options *o = p->o;
-	char stripe[32], cap[32], row[32], verdict[240];
+	char stripe[32], cap[32], row[32], verdict[240], names[1024];
 
 	format_size(stripe, sizeof(stripe), o->layout.stripe);
 	format_size(row, sizeof(row), p->fo.row_bytes);
+	member_names(p, names, sizeof(names));
 	printf("%s of %u members (%s), %s stripe, %s of data per row\n",
-	       raid_level_name(o->layout.level), o->layout.disks, p->m[0]->name, stripe, row);
+	       raid_level_name(o->layout.level), o->layout.disks, names, stripe, row);
 	if (p->capacity) {
 		format_size(cap, sizeof(cap), p->capacity);
 		printf("capacity %s (%llu bytes): %u of %u members' capacity is usable\n", cap,
@@ -771,10 +851,13 @@ static int print_text(const struct raid_plan *p)
 		printf("\nlink %s, MTU %llu: %.1f Mbit/s of TCP payload (%.1f %%) = %.1f MiB/s\n",
 		       o->link, (unsigned long long)o->mtu, p->link_payload_bps * 8 / 1e6,
 		       100 * p->link_payload_bps * 8 / o->link_bps, p->link_payload_bps / MIB);
-		printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the inner%s\n",
-		       p->outer_bps / MIB, p->inner_bps / MIB,
-		       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
-				   : " (zone rates unknown: average STR; see --profile)");
+		if (!(p->outer_bps > 0))	/* the verdict says why */
+			printf("  array sequential read: unknown\n");
+		else
+			printf("  array sequential read: %.1f MiB/s at the outer end, %.1f at the "
+			       "inner%s\n", p->outer_bps / MIB, p->inner_bps / MIB,
+			       p->zones_known ? "" : p->all_ssd ? " (SSDs: one rate across)"
+					   : " (zone rates unknown: average STR; see --profile)");
 		printf("verdict: %s\n", link_verdict(p, verdict, sizeof(verdict)));
 	}
 	return ferror(stdout) ? EXIT_FAILED : EXIT_OK;
@@ -782,16 +865,17 @@ static int print_text(const struct raid_plan *p)
 
 static int write_array_model(const struct raid_plan *p)
 {
-	char source[320];
+	char source[1200], names[1024];
 	struct errmsg err;
 	struct drive_model dm;
 	json_t *doc;
 	FILE *f;
 	int ret;
+	bool same = member_names(p, names, sizeof(names));
 
-	snprintf(source, sizeof(source), "%s of %u x %s, %llu-byte stripe",
-		 raid_level_name(p->o->layout.level), p->o->layout.disks, p->m[0]->name,
-		 (unsigned long long)p->o->layout.stripe);
+	snprintf(source, sizeof(source), "%s of %u %s %s, %llu-byte stripe",
+		 raid_level_name(p->o->layout.level), p->o->layout.disks, same ? "x" : "members:",
+		 names, (unsigned long long)p->o->layout.stripe);
 	doc = array_drive_model(p, &dm) ? NULL : model_to_json(source, &dm);
 	drive_model_release(&dm);
 	if (!doc) {
@@ -836,6 +920,8 @@ int cmd_raid(int argc, char **argv)
 	}
 	if (!status)
 		status = check_kinds(&p);
+	if (!status)
+		status = check_member_capacity(&p);
 	if (!status) {
 		plan_capacity(&p);
 		choose_queue_model(&p);

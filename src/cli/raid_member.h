@@ -14,7 +14,11 @@
  * are any (the mean of the points at each depth, linear between depths,
  * the deepest one beyond them), else from the fitted model
  * (drive_model_predict; a model without queue-depth data gives its QD1 rate
- * at every depth).
+ * at every depth). A hard disk asked for a depth its points at that size do
+ * not reach (characterize measures depth at 4 KiB only) takes its QD1 time
+ * at the size, linear between the measured sizes, less the time its
+ * measured depth curve saves at that depth: reordering a queue shortens
+ * seeks and rotational waits, not transfers.
  *
  * `simulated` tells the planner whether the member's curve was measured
  * through a host (a real drive: its latency growth with depth includes the

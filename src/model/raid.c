@@ -56,6 +56,10 @@ int raid_layout_check(const struct raid_layout *l, struct errmsg *err)
 	if (!l->stripe || l->stripe % 512)
 		return errmsg_set(err, -EINVAL, "--stripe %llu: expected a positive multiple of 512",
 				  (unsigned long long)l->stripe);
+	if (l->stripe > RAID_MAX_STRIPE)
+		return errmsg_set(err, -EINVAL, "--stripe %llu: at most %llu (1 GiB), as the "
+				  "simulated arrays take", (unsigned long long)l->stripe,
+				  (unsigned long long)RAID_MAX_STRIPE);
 	return 0;
 }
 
@@ -246,6 +250,29 @@ static void parity_write_shape(const struct raid_layout *l, uint64_t size, uint6
 	out->rewrite = !out->reconstruct && out->reads > 0 && out->reads >= out->writes - 1e-9;
 }
 
+/*
+ * Parity RAID reads of more chunks than a row has data chunks. Left-symmetric
+ * parity puts consecutive data chunks on the members in turn, across rows
+ * (a row's last data chunk is on the member before its P, the next row's
+ * first on that P's member), so such a read keeps min(chunks, n) members
+ * busy, not the row's d data members: each of them reads its chunks and,
+ * between two of them, streams through any parity chunk of its own. With k
+ * = chunks / n chunks a member (k >= 1), k - 1 gaps each hold a parity chunk
+ * p / d of the time: stripe x (k + (k - 1) p / d), which tends to size / d.
+ */
+static void parity_read_shape(const struct raid_layout *l, uint64_t size, double chunks,
+			      struct raid_io_shape *out)
+{
+	double n = l->disks, d = raid_data_disks(l), p = raid_parity_disks(l);
+	double per = chunks / n;
+
+	out->reads = fmin(chunks, n);
+	out->member_bytes = chunks <= n ? round_up_512((double)size / chunks)
+			  : round_up_512((double)l->stripe * (per + (per - 1) * p / d));
+	if (out->member_bytes > size)
+		out->member_bytes = size;
+}
+
 void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, uint64_t align,
 		   struct raid_io_shape *out)
 {
@@ -256,6 +283,10 @@ void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, ui
 	out->phases = 1;
 	if (op == IO_WRITE && raid_parity_disks(l)) {
 		parity_write_shape(l, size, align, chunks, out);
+		return;
+	}
+	if (op == IO_READ && raid_parity_disks(l) && chunks > raid_data_disks(l)) {
+		parity_read_shape(l, size, chunks, out);
 		return;
 	}
 	if (op == IO_READ) {
@@ -500,7 +531,7 @@ static double alone_seconds(const struct raid_member *m, const struct raid_io_sh
 	if (s->reads > 0) {
 		t += 1 / m->iops_at(m->ctx, IO_READ, s->member_bytes, 1);
 		if (s->nearer && h->rev_s > 0)
-			t -= h->seek_mean_s - h->seek_nearer_s;
+			t -= h->seek_mean_s - raid_mech_nearest_seek(h, (unsigned)s->copies);
 		else
 			t += raid_mech_slowest_excess(h, s->reads);
 	}
@@ -511,6 +542,31 @@ static double alone_seconds(const struct raid_member *m, const struct raid_io_sh
 		     (s->copies > 1 ? raid_mech_rotation_excess(h, s->copies)
 				    : raid_mech_slowest_excess(h, s->writes));
 	return t;
+}
+
+/*
+ * alone_seconds over the members, each as likely to serve an array IO: the
+ * first member's time plus the mean of the others' differences from it, so
+ * that identical members give exactly its time and mixed ones (HDDs and SSDs,
+ * --allow-mixed) the same time in any order.
+ */
+static double alone_mean_seconds(const struct raid_layout *l, const struct raid_member *const *m,
+				 const struct raid_io_shape *s)
+{
+	double first = alone_seconds(m[0], s), diff = 0;
+
+	for (unsigned i = 1; i < l->disks; i++)
+		diff += alone_seconds(m[i], s) - first;
+	return first + diff / l->disks;
+}
+
+/* Whether any member's head mechanics are known (raid_mech). */
+static bool any_mechanics(const struct raid_layout *l, const struct raid_member *const *m)
+{
+	for (unsigned i = 0; i < l->disks; i++)
+		if (m[i]->mech.rev_s > 0)
+			return true;
+	return false;
 }
 
 /*
@@ -540,7 +596,7 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 		     struct raid_perf *out, struct errmsg *err)
 {
 	struct raid_io_shape *s = &out->shape;
-	double per_io, x, x1, excess, r;
+	double per_io, x, x1, excess, r, alone;
 	int ret;
 
 	raid_io_shape(l, op, size, align, s);
@@ -557,12 +613,13 @@ int raid_random_perf(const struct raid_layout *l, const struct raid_member *cons
 	 * waits one revolution (alone_seconds). The network's response time at
 	 * queue depth 1 differs from that by `excess`: taken off at every depth.
 	 */
-	excess = per_io / x1 - alone_seconds(members[0], s);
-	if (excess < 0 && !(members[0]->mech.rev_s > 0))
+	alone = alone_mean_seconds(l, members, s);
+	excess = per_io / x1 - alone;
+	if (excess < 0 && !any_mechanics(l, members))
 		excess = 0;	/* no mechanics: the network's overlap only */
 	r = qd * per_io / x - excess;
 	if (!(r > 0))
-		r = alone_seconds(members[0], s);
+		r = alone;
 	if (op == IO_WRITE) {
 		double cached = cached_writes_iops(l, members, s);
 
@@ -629,6 +686,10 @@ int raid_link_parse(const char *text, double *line_bps)
 	char unit[8] = "";
 	size_t i;
 
+	/* plain decimal only: strtod would also take blanks, a sign, hex and "inf" */
+	if ((!isdigit((unsigned char)text[0]) && text[0] != '.') ||
+	    strspn(text, "0123456789.eE+-") < (size_t)(end - text))
+		return -EINVAL;
 	if (end == text || !(v > 0) || !isfinite(v) || strlen(end) >= sizeof(unit))
 		return -EINVAL;
 	for (i = 0; end[i]; i++)
@@ -637,6 +698,8 @@ int raid_link_parse(const char *text, double *line_bps)
 	mult = unit[0] == 'k' ? 1e3 : unit[0] == 'm' ? 1e6 : unit[0] == 'g' ? 1e9 : 0;
 	if (!mult || (strcmp(unit + 1, "be") && strcmp(unit + 1, "bit") && strcmp(unit + 1, "bit/s")))
 		return -EINVAL;
+	if (!(v * mult <= RAID_LINK_MAX_BPS))
+		return -ERANGE;		/* the payload and its JSON stay finite */
 	*line_bps = v * mult;
 	return 0;
 }

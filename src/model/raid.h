@@ -15,7 +15,9 @@
  * fitted model or from measured points). An array IO becomes member IOs
  * (raid_io_shape): `reads` and `writes` of `member_bytes` each, in one phase
  * or two (parity RAID reads old data or the rest of the row before it can
- * write). N array IOs outstanding keep N * (reads + writes) / phases member
+ * write). A parity RAID read of more chunks than a row's data chunks keeps
+ * every member busy (left-symmetric parity puts consecutive data chunks on
+ * the members in turn), each streaming through its own parity chunks. N array IOs outstanding keep N * (reads + writes) / phases member
  * IOs in flight; those circulate over the members as a closed queueing
  * network with load-dependent stations (the member's own IOPS at each
  * depth), solved exactly by mean-value analysis (raid_mva_throughput). The
@@ -23,7 +25,9 @@
  * its mean latency is N / throughput (Little). A hard-disk member whose
  * head mechanics are known (struct raid_mech below) refines one array IO
  * alone: mirror reads from the nearer head, parallel phases as long as
- * their slowest IO, RMW rewrites one revolution after their reads.
+ * their slowest IO, RMW rewrites one revolution after their reads. Members
+ * that differ (--allow-mixed) serve an array IO alike: its time alone is
+ * the mean over the members, so the plan does not depend on their order.
  *
  * Parity RAID writes that do not cover a row whole pay a partial-stripe
  * penalty per partly covered row: read-modify-write (read the old data and
@@ -66,6 +70,7 @@ struct raid_layout {
 };
 
 #define RAID_MAX_DISKS 64
+#define RAID_MAX_STRIPE (1ULL << 30)	/* the largest chunk, as sim:raid* takes it */
 
 /* "0", "1", "10", "5", "6" (also "raid5"); -EINVAL otherwise. */
 int raid_level_parse(const char *text, enum raid_level *out);
@@ -75,7 +80,8 @@ unsigned raid_min_disks(enum raid_level level);
 /*
  * Check a layout; -EINVAL with a message naming the option at fault
  * ("--disks 3: RAID 10 needs an even number of disks, at least 4",
- * "--stripe 1000: expected a multiple of 512").
+ * "--stripe 1000: expected a multiple of 512", a stripe above
+ * RAID_MAX_STRIPE).
  */
 int raid_layout_check(const struct raid_layout *l, struct errmsg *err);
 
@@ -142,6 +148,9 @@ double raid_str_from_iops(uint64_t size, double iops, double latency_s);
  *    spread apart (E[D] = 0.162 in the stationary state). seek_nearer_s is
  *    the seek curve's mean over that stationary state; a mirror read at
  *    QD1 costs the member's own read less seek_mean_s - seek_nearer_s.
+ *    An n-way mirror (RAID 1 of n > 2) reads from the nearest of n heads:
+ *    seek_nearest_s, from a simulation of the n-head chain (48^n states
+ *    are too many to iterate), raid_mech_nearest_seek.
  *  - Parallel member IOs. A phase of k member IOs at independent heads
  *    ends with the slowest: E[max of k (seek + rotational wait)] exceeds
  *    the mean by slowest_excess_s[k-1]. Mirrored writes move heads that are
@@ -151,11 +160,15 @@ double raid_str_from_iops(uint64_t size, double iops, double latency_s);
  *    head is on the track, the sectors come back one revolution after
  *    they were read: the write phase takes rev_s, not a random write.
  */
+#define RAID_MECH_HEADS 8	/* mirrors whose nearest head is derived; more count as 8 */
+
 struct raid_mech {
 	double rev_s;			/* one revolution; 0: not known */
 	double seek_mean_s;		/* between two independent positions */
 	double seek_nearer_s;		/* the nearer of two mirrored heads */
 	double slowest_excess_s[RAID_MAX_DISKS];
+	/* the nearest of k heads, k = 3 .. RAID_MECH_HEADS (index k - 3), by simulating the chain */
+	double seek_nearest_s[RAID_MECH_HEADS - 2];
 };
 
 /*
@@ -171,6 +184,8 @@ int raid_mech_derive(double rev_s, double inner_outer,
 /* slowest_excess_s at k parallel IOs (linear between whole k); 0 when k <= 1 or unknown. */
 double raid_mech_slowest_excess(const struct raid_mech *m, double k);
 double raid_mech_rotation_excess(const struct raid_mech *m, double k);
+/* The mean seek of the nearest of `heads` mirrored heads (2: seek_nearer_s); 0 unknown. */
+double raid_mech_nearest_seek(const struct raid_mech *m, unsigned heads);
 
 /*
  * One member. iops_at(ctx, op, size, depth): random IOs of `size` bytes at
@@ -281,7 +296,12 @@ double raid_first_order_seconds(const struct raid_first_order *fo, enum io_op op
  */
 double raid_link_payload_bps(double line_bps, unsigned mtu);
 
-/* "100mbe", "1gbe", "10gbe", "25gbe" or a rate "2.5gbit", "800mbit": bits/s. */
+/*
+ * "100mbe", "1gbe", "10gbe", "25gbe" or a rate "2.5gbit", "800mbit": bits/s,
+ * a plain decimal number (no blank, sign or hex) and a unit. -EINVAL for
+ * other text, -ERANGE above RAID_LINK_MAX_BPS.
+ */
+#define RAID_LINK_MAX_BPS 1e15		/* 1000000gbit: far above any link, still finite */
 int raid_link_parse(const char *text, double *line_bps);
 
 #endif

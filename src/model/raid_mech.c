@@ -1,8 +1,9 @@
 /*
  * raid_mech.c — the head mechanics of a hard-disk member that the array
  * planner needs beyond the member's own figures (raid.h, struct raid_mech):
- * the mean seek, the mean seek of the nearer of two mirrored heads, and the
- * expected slowest of k member IOs that run in parallel.
+ * the mean seek, the mean seek of the nearer of two mirrored heads (and of
+ * the nearest of up to RAID_MECH_HEADS), and the expected slowest of k
+ * member IOs that run in parallel.
  *
  * Positions are drawn over the stroke with a density that falls linearly
  * from the outer edge to the inner one (inner/outer = the ratio of the zone
@@ -13,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +99,68 @@ static int nearer_seek(const struct mech_grid *g, double *out)
 	return 0;
 }
 
+#define MECH_CHAIN_STEPS 100000	/* reads simulated for the nearest of 3 or more heads */
+#define MECH_CHAIN_SETTLE 10000		/* reads first, to forget the independent start */
+
+/* xorshift64*: the simulation's random stream, seeded the same way every time (same plan). */
+static uint64_t mech_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 2685821657736338717ULL;
+}
+
+/* A position drawn with the grid's density (cum: its running sum). */
+static int mech_draw(const double *cum, uint64_t *state)
+{
+	double u = (double)(mech_rand(state) >> 11) / 9007199254740992.0;
+	int lo = 0, hi = MECH_CELLS - 1;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (cum[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * E[seek of the nearest head] of `heads` mirrored heads (3 or more), each
+ * read going to the nearest, that head staying where it read: the chain
+ * nearer_seek solves for two, here simulated (MECH_CHAIN_STEPS reads after
+ * MECH_CHAIN_SETTLE from independent heads; a tie goes to the lowest head).
+ */
+static double nearest_seek_simulated(const struct mech_grid *g, unsigned heads)
+{
+	double cum[MECH_CELLS], acc = 0, s = 0;
+	int pos[RAID_MECH_HEADS];
+	uint64_t state = 0x9E3779B97F4A7C15ULL ^ heads;
+
+	BUG_ON(heads < 3 || heads > RAID_MECH_HEADS);
+	for (int i = 0; i < MECH_CELLS; i++)
+		cum[i] = acc += g->w[i];
+	cum[MECH_CELLS - 1] = 1.0;
+	for (unsigned h = 0; h < heads; h++)
+		pos[h] = mech_draw(cum, &state);
+	for (long step = 0; step < MECH_CHAIN_SETTLE + MECH_CHAIN_STEPS; step++) {
+		int y = mech_draw(cum, &state), best = 0, d = abs(y - pos[0]);
+
+		for (unsigned h = 1; h < heads; h++)
+			if (abs(y - pos[h]) < d) {
+				d = abs(y - pos[h]);
+				best = (int)h;
+			}
+		pos[best] = y;
+		if (step >= MECH_CHAIN_SETTLE)
+			s += g->seek[d];
+	}
+	return s / MECH_CHAIN_STEPS;
+}
+
 /*
  * excess[k-1] = E[max of k independent T] - E[T], T = seek between two
  * independent positions + a rotational wait uniform over one revolution:
@@ -143,6 +207,8 @@ int raid_mech_derive(double rev_s, double inner_outer,
 	ret = nearer_seek(&g, &out->seek_nearer_s);
 	if (ret)
 		return ret;
+	for (unsigned k = 3; k <= RAID_MECH_HEADS; k++)
+		out->seek_nearest_s[k - 3] = nearest_seek_simulated(&g, k);
 	slowest_excess(&g, rev_s, out->slowest_excess_s);
 	return 0;
 }
@@ -160,6 +226,15 @@ double raid_mech_slowest_excess(const struct raid_mech *m, double k)
 	frac = k - lo;
 	return m->slowest_excess_s[lo - 1] + frac * (m->slowest_excess_s[lo] -
 						     m->slowest_excess_s[lo - 1]);
+}
+
+double raid_mech_nearest_seek(const struct raid_mech *m, unsigned heads)
+{
+	if (!(m->rev_s > 0) || heads < 2)
+		return heads == 1 ? m->seek_mean_s : 0;
+	if (heads == 2)
+		return m->seek_nearer_s;
+	return m->seek_nearest_s[(heads < RAID_MECH_HEADS ? heads : RAID_MECH_HEADS) - 3];
 }
 
 double raid_mech_rotation_excess(const struct raid_mech *m, double k)

@@ -18,9 +18,25 @@ const struct sim_param *sim_param_find(const struct sim_param *table, const char
 	return NULL;
 }
 
+/* A size bound as --help spells sizes ("1g"), or "888.18 PiB" where that is long. */
+static void bound_text(char *buf, size_t len, double bytes)
+{
+	format_size_exact(buf, len, (uint64_t)bytes);
+	if (strlen(buf) > 6)
+		format_size(buf, len, (uint64_t)bytes);
+}
+
 static int out_of_range(const struct sim_param *p, const char *value, const char *what,
 			struct errmsg *err)
 {
+	char lo[32], hi[32];
+
+	if (p->type == PARAM_BYTES) {	/* "512 to 1g", as the value is spelt, not 1.07374e+09 */
+		bound_text(lo, sizeof(lo), p->min);
+		bound_text(hi, sizeof(hi), p->max);
+		return errmsg_set(err, -EINVAL, "%s '%s': expected %s from %s to %s", p->key, value,
+				  what, lo, hi);
+	}
 	return errmsg_set(err, -EINVAL, "%s '%s': expected %s from %g to %g%s%s", p->key,
 			  value, what, p->min, p->max, *p->unit ? " " : "", p->unit);
 }
@@ -49,6 +65,9 @@ static int set_whole(const struct sim_param *p, void *field, const char *value,
 	int ret = p->type == PARAM_BYTES ? parse_size(value, &v)
 					 : parse_count(value, 0, UINT64_MAX, &v);
 
+	if (ret == -ERANGE)	/* a whole number, only too large for 64 bits */
+		return out_of_range(p, value, p->type == PARAM_BYTES ? "a size" : "a whole number",
+				    err);
 	if (ret)
 		return errmsg_set(err, -EINVAL, "%s '%s': %s", p->key, value,
 				  p->type == PARAM_BYTES ? "not a size (examples: 4k, 8m, 640g)"

@@ -173,11 +173,17 @@ static void raid_describe(FILE *f, const void *config)
 	snprintf(v, sizeof(v), "%u", raid_data_disks(&l));
 	line(f, "data_disks", v, "data chunks per row");
 	format_size_exact(v, sizeof(v), (uint64_t)raid_data_disks(&l) * c->stripe);
-	line(f, "row", v, "data per row: a parity write covering less of a row reads first");
+	line(f, "row", v, l.level == RAID_5 || l.level == RAID_6
+	     ? "data per row: a parity write covering less of a row reads first"
+	     : "data per row: one chunk of each data member");
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)cap);
 	line(f, "capacity", cap ? v : "-", "bytes the host sees: data disks x member, whole chunks");
 	snprintf(v, sizeof(v), "%u", tolerance(c));
 	line(f, "survives", v, "member failures the volume survives");
+	if (c->failed) {	/* degraded: what is left of that */
+		snprintf(v, sizeof(v), "%u", tolerance(c) - (unsigned)c->failed);
+		line(f, "survives_more", v, "further failures it survives, failed members out");
+	}
 	if (l.level == RAID_5 || l.level == RAID_6)
 		line(f, "parity", l.level == RAID_5 ? "P" : "P+Q",
 		     "left-symmetric: P of row r on member n-1-(r mod n), data after it");
