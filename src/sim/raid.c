@@ -182,15 +182,12 @@ static inline __attribute__((always_inline)) int submit_timed(struct raid_array 
 	return 0;
 }
 
-static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
+/* Polled (members not detached): submit the phase's member requests, each a member_io. */
+static __attribute__((noinline)) int submit_polled(struct raid_array *a, struct array_op *op,
+						   uint64_t t)
 {
 	const struct extent_list *l = &op->list[op->phase];
 
-	if (a->timed) {
-		int ret = submit_timed(a, op, t);
-
-		return ret ? ret : event_heap_push(&a->events, op->end, op);
-	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
@@ -222,10 +219,23 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	return 0;
 }
 
+/* Submit the member requests of op's phase at t. */
+static inline __attribute__((always_inline)) int submit_phase(struct raid_array *a,
+							       struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	if (!a->timed)
+		return submit_polled(a, op, t);
+	ret = submit_timed(a, op, t);
+	return ret ? ret : event_heap_push(&a->events, op->end, op);
+}
+
 static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t);
 
 /* Plan `op` and start its first phase at t. */
-static int start_op(struct raid_array *a, struct array_op *op, uint64_t t)
+static inline __attribute__((always_inline)) int start_op(struct raid_array *a,
+							   struct array_op *op, uint64_t t)
 {
 	int ret = raid_plan_op(a, op);
 
