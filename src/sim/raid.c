@@ -142,19 +142,30 @@ static void op_put(struct raid_array *a, struct array_op *op)
  * scan would reach last. The caller queues it (submit_phase, or
  * timed_next_completion for a second phase).
  */
+__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
+
+/* Timed: a failed member request of op's phase, at rank rk: the phase's error if the latest. */
+static __attribute__((noinline, cold)) void note_error(struct array_op *op, rank *last_err, rank rk,
+						       int64_t result)
+{
+	if (rk > *last_err) {
+		op->phase_error = (int)result;
+		*last_err = rk;
+	}
+}
+
 static inline __attribute__((always_inline)) int submit_timed(struct raid_array *a,
 							       struct array_op *op, uint64_t t)
 {
-	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
+	struct extent *e = l->e, *end = e + l->len;	/* a pointer walk: fewer registers */
 	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
 	uint64_t seq = a->submits;	/* kept here: the member's submit may write any memory */
-	rank last = 0, last_err = 0;
+	rank last = 0, last_err = 0;	/* last_err in memory: a failure is rare (note_error) */
 
 	op->phase_seq = seq;
 	op->phase_error = 0;
-	for (unsigned i = 0; i < l->len; i++) {
-		struct extent *e = &l->e[i];
+	for (; e < end; e++) {
 		uint64_t k = (uint64_t)e->member << 58 | seq++;
 		rank rk;
 		int ret;
@@ -171,10 +182,8 @@ static inline __attribute__((always_inline)) int submit_timed(struct raid_array 
 		e->done = req.complete_ns;
 		rk = (rank)e->done << 64 | k;
 		last = rk > last ? rk : last;	/* no branch: which one ends last is random */
-		if (req.result < 0 && rk > last_err) {
-			op->phase_error = (int)req.result;
-			last_err = rk;
-		}
+		if (__builtin_expect(req.result < 0, 0))
+			note_error(op, &last_err, rk, req.result);
 	}
 	a->submits = seq;
 	op->end = (uint64_t)(last >> 64);
