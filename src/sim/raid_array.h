@@ -211,11 +211,14 @@ static inline void plan_small_write(struct raid_array *a, struct array_op *op, u
 static inline __attribute__((always_inline)) bool plan_small(struct raid_array *a,
 							     struct array_op *op)
 {
-	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, op->offset), row;
-	uint64_t in = op->offset - chunk * s;
+	uint64_t s = a->cfg.stripe, chunk, in, row;
 	struct extent_list *l = &op->list[op->op];
 	unsigned m;
 
+	if (a->mirrored)	/* RAID 1/10 pick their mirror as they plan */
+		return false;
+	chunk = quot(&a->by_stripe, op->offset);
+	in = op->offset - chunk * s;
 	if (!op->length || in + op->length > s)
 		return false;
 	if (op->op == IO_WRITE && a->parity) {
@@ -225,8 +228,6 @@ static inline __attribute__((always_inline)) bool plan_small(struct raid_array *
 		plan_small_write(a, op, row, (unsigned)(chunk - row * a->data), in);
 		return true;
 	}
-	if (!(a->layout.level == RAID_0 || a->parity))
-		return false;
 	m = chunk_member(a, chunk, &row);
 	if (failed(a, m))
 		return false;
