@@ -711,7 +711,9 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	struct raid_array *a = to_array(d);
 	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
 	uint64_t row, off;
-	unsigned p0;
+	unsigned p0, q, np;
+	void (*hint)(struct sim_device *d, uint64_t offset, uint32_t length);
+	struct sim_device **member;
 
 	if (a->mirrored || !length || in + length > s || !a->hint)
 		return;
@@ -724,10 +726,18 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	row = quot(&a->by_data, chunk);
 	off = row * s + in;
 	p0 = parity_member(a, row, 0);
-	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
-		    off, length);
-	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, Q */
-		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
+	/* written out, what the calls need in registers (a hint may write any memory) */
+	hint = a->hint;
+	member = a->member;
+	np = a->writes_seen ? a->parity : 0;	/* P, Q */
+	q = raid_sim_row_member(a->n, p0, 1);
+	BUG_ON(member[p0]->ops->prefetch != hint);
+	hint(member[raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data))],
+	     off, length);
+	if (np)
+		hint(member[p0], off, length);
+	if (np > 1)
+		hint(member[q], off, length);
 }
 
 static const struct sim_device_ops raid_ops = {
