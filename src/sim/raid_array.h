@@ -202,7 +202,8 @@ static inline void plan_small_write(struct raid_array *a, struct array_op *op, u
 }
 
 /*
- * Plan `op` if it is one of the commonest (raid_plan.c): an operation
+ * Plan `op` if it is one of the commonest, inline for the controller's hot
+ * path (raid.c start_op; raid_plan.c plans the rest): an operation
  * inside one chunk of RAID 0, a read inside one data chunk of RAID 5/6
  * whose member is there (the one extent the general planner adds for it,
  * without its hint: raid_prefetch gave the member this very request's four
