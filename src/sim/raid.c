@@ -612,17 +612,7 @@ static uint64_t raid_next_completion(struct sim_device *d)
 static unsigned raid_complete(struct sim_device *d, uint64_t now, struct io_request **out,
 			      unsigned max)
 {
-	struct raid_array *a = to_array(d);
-	unsigned n = 0;
-
-	while (n < max && req_fifo_min(&a->done) <= now) {
-		uint64_t t = req_fifo_min(&a->done);
-		struct io_request *req = req_fifo_pop(&a->done);
-
-		req->complete_ns = t;
-		out[n++] = req;
-	}
-	return n;
+	return req_fifo_take(&to_array(d)->done, now, out, max);
 }
 
 static unsigned raid_member_counters(const struct sim_device *d, struct sim_counters *out,
