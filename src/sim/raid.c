@@ -132,16 +132,6 @@ static void op_put(struct raid_array *a, struct array_op *op)
 	a->free_ops = op;
 }
 
-/*
- * Timed (members detached, device.h): submit the phase's member requests,
- * whose completion times come back at once, and set the operation's key in
- * `events` for the end of its phase: (time, member << 58 | submission
- * number) of the request that ends it, the order in which the member by
- * member scan of members_at() would reach that request, so phases end in
- * the same order. The phase's error is that of its failed request that
- * scan would reach last. The caller queues it (submit_phase, or
- * timed_next_completion for a second phase).
- */
 __extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 
 /* Timed: a failed member request of op's phase, at rank rk: the phase's error if the latest. */
@@ -154,6 +144,16 @@ static __attribute__((noinline, cold)) void note_error(struct array_op *op, rank
 	}
 }
 
+/*
+ * Timed (members detached, device.h): submit the phase's member requests,
+ * whose completion times come back at once, and set the operation's key in
+ * `events` for the end of its phase: (time, member << 58 | submission
+ * number) of the request that ends it, the order in which the member by
+ * member scan of members_at() would reach that request, so phases end in
+ * the same order. The phase's error is that of its failed request that
+ * scan would reach last. The caller queues it (submit_phase, or
+ * timed_next_completion for a second phase).
+ */
 static inline __attribute__((always_inline)) int submit_timed(struct raid_array *a,
 							       struct array_op *op, uint64_t t)
 {
