@@ -79,6 +79,29 @@ static inline struct io_request *req_fifo_pop(struct req_fifo *q)
 }
 
 /*
+ * Pop the requests due at `now` (key <= now), up to `max`, into out, each
+ * with complete_ns set to its key; how many. req_fifo_pop() written out,
+ * the ring's place in registers.
+ */
+static inline unsigned req_fifo_take(struct req_fifo *q, uint64_t now, struct io_request **out,
+				     unsigned max)
+{
+	unsigned n = 0, head = q->head, len = q->len;
+
+	while (n < max && len && q->entries[head].key <= now) {
+		struct io_request *req = q->entries[head].req;
+
+		req->complete_ns = q->entries[head].key;
+		out[n++] = req;
+		head = head + 1 == q->alloc ? 0 : head + 1;
+		len--;
+	}
+	q->head = head;
+	q->len = len;
+	return n;
+}
+
+/*
  * The request heap: a push no earlier than every push before it that went
  * to `run` (most of a device's: its completions mostly come in order) goes
  * to that FIFO, any other to the binary heap `entries`. Invariant: every

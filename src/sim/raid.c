@@ -132,6 +132,18 @@ static void op_put(struct raid_array *a, struct array_op *op)
 	a->free_ops = op;
 }
 
+__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
+
+/* Timed: a failed member request of op's phase, at rank rk: the phase's error if the latest. */
+static __attribute__((noinline, cold)) void note_error(struct array_op *op, rank *last_err, rank rk,
+						       int64_t result)
+{
+	if (rk > *last_err) {
+		op->phase_error = (int)result;
+		*last_err = rk;
+	}
+}
+
 /*
  * Timed (members detached, device.h): submit the phase's member requests,
  * whose completion times come back at once, and set the operation's key in
@@ -145,16 +157,15 @@ static void op_put(struct raid_array *a, struct array_op *op)
 static inline __attribute__((always_inline)) int submit_timed(struct raid_array *a,
 							       struct array_op *op, uint64_t t)
 {
-	__extension__ typedef unsigned __int128 rank;	/* (time, tie) as one number */
 	struct extent_list *l = &op->list[op->phase];
+	struct extent *e = l->e, *end = e + l->len;	/* a pointer walk: fewer registers */
 	struct io_request req = { .op = op->phase ? IO_WRITE : IO_READ, .submit_ns = t };
 	uint64_t seq = a->submits;	/* kept here: the member's submit may write any memory */
-	rank last = 0, last_err = 0;
+	rank last = 0, last_err = 0;	/* last_err in memory: a failure is rare (note_error) */
 
 	op->phase_seq = seq;
 	op->phase_error = 0;
-	for (unsigned i = 0; i < l->len; i++) {
-		struct extent *e = &l->e[i];
+	for (; e < end; e++) {
 		uint64_t k = (uint64_t)e->member << 58 | seq++;
 		rank rk;
 		int ret;
@@ -171,10 +182,8 @@ static inline __attribute__((always_inline)) int submit_timed(struct raid_array 
 		e->done = req.complete_ns;
 		rk = (rank)e->done << 64 | k;
 		last = rk > last ? rk : last;	/* no branch: which one ends last is random */
-		if (req.result < 0 && rk > last_err) {
-			op->phase_error = (int)req.result;
-			last_err = rk;
-		}
+		if (__builtin_expect(req.result < 0, 0))
+			note_error(op, &last_err, rk, req.result);
 	}
 	a->submits = seq;
 	op->end = (uint64_t)(last >> 64);
@@ -182,15 +191,12 @@ static inline __attribute__((always_inline)) int submit_timed(struct raid_array 
 	return 0;
 }
 
-static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
+/* Polled (members not detached): submit the phase's member requests, each a member_io. */
+static __attribute__((noinline)) int submit_polled(struct raid_array *a, struct array_op *op,
+						   uint64_t t)
 {
 	const struct extent_list *l = &op->list[op->phase];
 
-	if (a->timed) {
-		int ret = submit_timed(a, op, t);
-
-		return ret ? ret : event_heap_push(&a->events, op->end, op);
-	}
 	op->pending = l->len;
 	for (unsigned i = 0; i < l->len; i++) {
 		struct member_io *io = a->free_ios;
@@ -222,10 +228,23 @@ static int submit_phase(struct raid_array *a, struct array_op *op, uint64_t t)
 	return 0;
 }
 
+/* Submit the member requests of op's phase at t. */
+static inline __attribute__((always_inline)) int submit_phase(struct raid_array *a,
+							       struct array_op *op, uint64_t t)
+{
+	int ret;
+
+	if (!a->timed)
+		return submit_polled(a, op, t);
+	ret = submit_timed(a, op, t);
+	return ret ? ret : event_heap_push(&a->events, op->end, op);
+}
+
 static int finish_op(struct raid_array *a, struct array_op *op, uint64_t t);
 
 /* Plan `op` and start its first phase at t. */
-static int start_op(struct raid_array *a, struct array_op *op, uint64_t t)
+static inline __attribute__((always_inline)) int start_op(struct raid_array *a,
+							   struct array_op *op, uint64_t t)
 {
 	int ret = raid_plan_op(a, op);
 
@@ -593,17 +612,7 @@ static uint64_t raid_next_completion(struct sim_device *d)
 static unsigned raid_complete(struct sim_device *d, uint64_t now, struct io_request **out,
 			      unsigned max)
 {
-	struct raid_array *a = to_array(d);
-	unsigned n = 0;
-
-	while (n < max && req_fifo_min(&a->done) <= now) {
-		uint64_t t = req_fifo_min(&a->done);
-		struct io_request *req = req_fifo_pop(&a->done);
-
-		req->complete_ns = t;
-		out[n++] = req;
-	}
-	return n;
+	return req_fifo_take(&to_array(d)->done, now, out, max);
 }
 
 static unsigned raid_member_counters(const struct sim_device *d, struct sim_counters *out,
@@ -692,7 +701,9 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	struct raid_array *a = to_array(d);
 	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, offset), in = offset - chunk * s;
 	uint64_t row, off;
-	unsigned p0;
+	unsigned p0, q, np;
+	void (*hint)(struct sim_device *d, uint64_t offset, uint32_t length);
+	struct sim_device **member;
 
 	if (a->mirrored || !length || in + length > s || !a->hint)
 		return;
@@ -705,10 +716,18 @@ static void raid_prefetch(struct sim_device *d, uint64_t offset, uint32_t length
 	row = quot(&a->by_data, chunk);
 	off = row * s + in;
 	p0 = parity_member(a, row, 0);
-	hint_member(a, raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data)),
-		    off, length);
-	for (unsigned k = 0; k < a->parity && a->writes_seen; k++)	/* P, Q */
-		hint_member(a, raid_sim_row_member(a->n, p0, k), off, length);
+	/* written out, what the calls need in registers (a hint may write any memory) */
+	hint = a->hint;
+	member = a->member;
+	np = a->writes_seen ? a->parity : 0;	/* P, Q */
+	q = raid_sim_row_member(a->n, p0, 1);
+	BUG_ON(member[p0]->ops->prefetch != hint);
+	hint(member[raid_sim_row_member(a->n, p0, a->parity + (unsigned)(chunk - row * a->data))],
+	     off, length);
+	if (np)
+		hint(member[p0], off, length);
+	if (np > 1)
+		hint(member[q], off, length);
 }
 
 static const struct sim_device_ops raid_ops = {

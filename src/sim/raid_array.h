@@ -63,7 +63,7 @@ struct extent_list {
 	unsigned len, alloc;
 };
 
-/* The extents an operation holds in itself per list: a RAID 6 small write's 3. */
+/* The extents an operation holds in itself per list: a RAID 6 small write's 3 (plan_small). */
 #define OP_ROOM 3
 
 struct array_op;
@@ -132,7 +132,7 @@ struct raid_array {
 	unsigned destaging;
 	struct array_op *wait_head, *wait_tail;		/* host writes waiting for room */
 	uint64_t cache_bytes, dirty;
-	unsigned *last_idx;		/* raid_plan_op: last extent of each member, per list */
+	unsigned *last_idx;		/* raid_plan_rest: last extent of each member, per list */
 	struct sim_counters count;	/* host side and the controller's cache */
 	uint64_t seed;
 	struct raid_data *kept;		/* verified runs: the data (NULL: timing only) */
@@ -174,10 +174,83 @@ static inline unsigned chunk_member(const struct raid_array *a, uint64_t chunk, 
 }
 
 /*
- * Plan `op` (raid_plan.c): its member extents, reads in list[0] and writes
- * in list[1], hinting each member it will reach. 0 or -ENOMEM.
+ * The common small write, inside data chunk i of one row with no member
+ * failed and read-modify-write the cheaper: the lists the general planner
+ * (raid_plan.c parity_write_row) builds for it (reads D, P, Q; writes P,
+ * Q, D; every member a different one, so nothing merges), without its
+ * loops. An operation's own room holds them (OP_ROOM).
  */
-int raid_plan_op(struct raid_array *a, struct array_op *op);
+static inline void plan_small_write(struct raid_array *a, struct array_op *op, uint64_t row,
+				    unsigned i, uint64_t in)
+{
+	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
+	uint64_t off = row * a->cfg.stripe + in, len = op->length;
+
+	BUG_ON(op->list[0].alloc < np + 1 || op->list[1].alloc < np + 1);
+	m[0] = raid_sim_row_member(a->n, p0, np + i);
+	m[1] = p0;
+	m[2] = raid_sim_row_member(a->n, p0, 1);
+	for (unsigned k = 0; k <= np; k++) {	/* done: set when submitted */
+		struct extent *r = &op->list[0].e[k], *w = &op->list[1].e[k];
+
+		r->member = m[k];
+		w->member = m[k < np ? k + 1 : 0];
+		r->off = w->off = off;
+		r->len = w->len = len;
+	}
+	op->list[0].len = op->list[1].len = np + 1;
+}
+
+/*
+ * Plan `op` if it is one of the commonest, inline for the controller's hot
+ * path (raid.c start_op; raid_plan.c plans the rest): an operation
+ * inside one chunk of RAID 0, a read inside one data chunk of RAID 5/6
+ * whose member is there (the one extent the general planner adds for it,
+ * without its hint: raid_prefetch gave the member this very request's four
+ * IOs ahead), or a small write (plan_small_write); false for any other.
+ */
+static inline __attribute__((always_inline)) bool plan_small(struct raid_array *a,
+							     struct array_op *op)
+{
+	uint64_t s = a->cfg.stripe, chunk, in, row;
+	struct extent_list *l = &op->list[op->op];
+	unsigned m;
+
+	if (a->mirrored)	/* RAID 1/10 pick their mirror as they plan */
+		return false;
+	chunk = quot(&a->by_stripe, op->offset);
+	in = op->offset - chunk * s;
+	if (!op->length || in + op->length > s)
+		return false;
+	if (op->op == IO_WRITE && a->parity) {
+		if (a->cfg.failed || 1 + a->parity > a->data - 1)
+			return false;
+		row = quot(&a->by_data, chunk);
+		plan_small_write(a, op, row, (unsigned)(chunk - row * a->data), in);
+		return true;
+	}
+	m = chunk_member(a, chunk, &row);
+	if (failed(a, m))
+		return false;
+	BUG_ON(l->alloc < 1);
+	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
+	l->len = 1;
+	op->list[!op->op].len = 0;
+	return true;
+}
+
+/* Plan any operation plan_small() does not (raid_plan.c). 0 or -ENOMEM. */
+int raid_plan_rest(struct raid_array *a, struct array_op *op);
+
+/*
+ * Plan `op`: its member extents, reads in list[0] and writes in list[1],
+ * hinting each member it will reach (but those of plan_small). 0 or -ENOMEM.
+ */
+static inline __attribute__((always_inline)) int raid_plan_op(struct raid_array *a,
+							      struct array_op *op)
+{
+	return plan_small(a, op) ? 0 : raid_plan_rest(a, op);
+}
 
 /*
  * TRIM [off, off + len) of the array (device.h discard, raid_plan.c): RAID

@@ -13,8 +13,9 @@
  * are still there.
  * The commonest operations, inside one chunk (a RAID 0 IO, a RAID 5/6 read
  * of a member that is there, a RAID 5/6 read-modify-write with no member
- * failed), get the same lists straight away (plan_one_chunk,
- * small_parity_write), without the general planner's loops. No member
+ * failed), get the same lists straight away (plan_small, raid_array.h,
+ * inline in the controller's hot path), without the general planner's
+ * loops; raid_plan_rest() here plans every other one. No member
  * request goes to a failed member (raid.c invariant 5).
  *
  * Degraded reads, as Linux md does them since 4.1: with a member missing,
@@ -252,47 +253,11 @@ static int parity_write_row(struct raid_array *a, struct array_op *op, uint64_t 
 	return ret;
 }
 
-/*
- * The common small write, inside data chunk i of one row with no member
- * failed and read-modify-write the cheaper: the lists parity_write_row()
- * builds for it (reads D, P, Q; writes P, Q, D; every member a different
- * one, so nothing merges), without its loops.
- */
-static int small_parity_write(struct raid_array *a, struct array_op *op, uint64_t row, unsigned i,
-			      uint64_t in)
-{
-	unsigned p0 = parity_member(a, row, 0), np = a->parity, m[3];
-	uint64_t off = row * a->cfg.stripe + in, len = op->length;
-
-	if (list_room(&op->list[0], np + 1) || list_room(&op->list[1], np + 1))
-		return -ENOMEM;
-	m[0] = raid_sim_row_member(a->n, p0, np + i);
-	m[1] = p0;
-	m[2] = raid_sim_row_member(a->n, p0, 1);
-	for (unsigned k = 0; k <= np; k++) {	/* done: set when submitted */
-		struct extent *r = &op->list[0].e[k], *w = &op->list[1].e[k];
-
-		r->member = m[k];
-		w->member = m[k < np ? k + 1 : 0];
-		r->off = w->off = off;
-		r->len = w->len = len;
-	}
-	op->list[0].len = op->list[1].len = np + 1;
-	return 0;
-}
-
 static int plan_parity_write(struct raid_array *a, struct array_op *op)
 {
 	uint64_t rowb, pos = op->offset, end = op->offset + op->length;
 	int ret = 0;
 
-	if (!a->cfg.failed && 1 + a->parity <= a->data - 1) {
-		uint64_t chunk = quot(&a->by_stripe, pos), in = pos - chunk * a->cfg.stripe;
-		uint64_t row = quot(&a->by_data, chunk);
-
-		if (op->length && in + op->length <= a->cfg.stripe)
-			return small_parity_write(a, op, row, (unsigned)(chunk - row * a->data), in);
-	}
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
 	rowb = (uint64_t)a->data * a->cfg.stripe;
 	while (pos < end && !ret) {
@@ -305,42 +270,13 @@ static int plan_parity_write(struct raid_array *a, struct array_op *op)
 	return ret;
 }
 
-/*
- * An operation inside one chunk of RAID 0, or a read inside one data chunk
- * of RAID 5/6 whose member is there: the one extent plain_piece() adds for
- * it, without the loop, and without its hint (raid_prefetch gave the member
- * this very request's four IOs ahead); false for any other operation.
- */
-static bool plan_one_chunk(struct raid_array *a, struct array_op *op, int *ret)
-{
-	uint64_t s = a->cfg.stripe, chunk = quot(&a->by_stripe, op->offset), row;
-	uint64_t in = op->offset - chunk * s;
-	struct extent_list *l = &op->list[op->op];
-	unsigned m;
-
-	if (!op->length || in + op->length > s ||
-	    !(a->layout.level == RAID_0 || (a->parity && op->op == IO_READ)))
-		return false;
-	m = chunk_member(a, chunk, &row);
-	if (failed(a, m))
-		return false;
-	*ret = list_room(l, 1);
-	if (*ret)
-		return true;
-	l->e[0] = (struct extent){ m, row * s + in, op->length, 0 };
-	l->len = 1;
-	return true;
-}
-
-int raid_plan_op(struct raid_array *a, struct array_op *op)
+int raid_plan_rest(struct raid_array *a, struct array_op *op)
 {
 	int ret = 0;
 
 	op->list[0].len = op->list[1].len = 0;
 	if (op->op == IO_WRITE && a->parity)
 		return plan_parity_write(a, op);
-	if (plan_one_chunk(a, op, &ret))
-		return ret;
 	memset(a->last_idx, 0xff, 2 * a->n * sizeof(*a->last_idx));
 	if (a->layout.level == RAID_1) {
 		if (op->op == IO_READ)

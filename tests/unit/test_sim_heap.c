@@ -143,6 +143,44 @@ static void fifo_in_order(struct check_state *st)
  * The event heap against the reference: distinct (key, tie) pairs, many equal
  * keys; pushes, replaces, pops and lazy removals (vacate) mixed.
  */
+/* req_fifo_take: bursts of pushes, then takes of what is due, up to a few at a time. */
+static void fifo_take(struct check_state *st)
+{
+	static struct io_request req[N];
+	struct io_request *out[16];
+	struct req_fifo q;
+	struct rng r;
+	uint64_t t = 0, keys[N];
+	int pushed = 0, popped = 0, bad = 0;
+
+	rng_init(&r, 9);
+	req_fifo_init(&q);
+	while (popped < N) {
+		unsigned burst = 1 + (unsigned)rng_below(&r, 40), max = 1 + (unsigned)rng_below(&r, 16);
+		uint64_t now = t + rng_below(&r, 4) - 2 * (t >= 2);
+		unsigned want = 0, got;
+
+		for (unsigned k = 0; k < burst && pushed < N; k++) {
+			t += rng_below(&r, 3);	/* equal keys too */
+			keys[pushed] = t;
+			bad += req_fifo_push(&q, t, &req[pushed++]) != 0;
+		}
+		if (pushed == N)
+			now = UINT64_MAX - 1;
+		while (popped + (int)want < pushed && want < max && keys[popped + want] <= now)
+			want++;
+		got = req_fifo_take(&q, now, out, max);
+		bad += got != want;
+		for (unsigned k = 0; k < got && k < want; k++, popped++)
+			bad += out[k] != &req[popped] || out[k]->complete_ns != keys[popped];
+		if (!got && !want && pushed == N)
+			break;
+	}
+	CHECK(st, bad == 0, "%d FIFO takes wrong (count, order or complete_ns)", bad);
+	CHECK(st, popped == N && req_fifo_min(&q) == UINT64_MAX, "the takes emptied the FIFO");
+	req_fifo_release(&q);
+}
+
 static void events_against_reference(struct check_state *st)
 {
 	static uint64_t key[N], tie[N], items[N];	/* an item: its tie (tie_off 0) */
@@ -204,6 +242,7 @@ int main(void)
 	heap_against_reference(&st, 1ULL << 40);
 	heap_mostly_in_order(&st);
 	fifo_in_order(&st);
+	fifo_take(&st);
 	events_against_reference(&st);
 	return check_exit(&st, "sim_heap");
 }
