@@ -149,6 +149,7 @@ struct ssd_dev {
 	bool write_cache;
 	bool lockstep;			/* block FTL: one spread draw for all channels */
 	bool detached;			/* device.h detach(): nobody collects; `done` below, not `inflight` */
+	bool quick;			/* ssd.c submit_as(): page FTL, pf.fast, powers of two, nominal times */
 	uint64_t *done;			/* detached: completion times of commands, some past */
 	size_t ndone, done_alloc;
 	struct ssd_chan *chan;
@@ -256,11 +257,62 @@ void ssd_bftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
 
 int ssd_pftl_init(struct ssd_dev *d);
 void ssd_pftl_release(struct ssd_dev *d);
-uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
-int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+uint64_t ssd_pftl_read_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
+int ssd_pftl_write_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+int ssd_pftl_write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
 void ssd_pftl_prefetch(struct sim_device *d, uint64_t off, uint32_t length);	/* device.h's op */
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
+
+static inline uint32_t ssd_block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
+{
+	return (uint32_t)(pf->ppb_shift >= 0 ? ppn >> pf->ppb_shift : ppn / pf->ppb);
+}
+
+/*
+ * Book the flash read of logical page `lpn` from `at`; when it ends. A page
+ * never written is read where a sequential fill would have put it. The
+ * channel of a physical page is its block's, b / bpc (invariant 5 of
+ * ssd_page_ftl.c), computed rather than looked up: no block-table load.
+ */
+static inline uint64_t ssd_pftl_read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t m = ssd_map_get(&pf->l2p, lpn);
+	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
+		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
+
+	if (m)	/* an overwrite (read-modify-write) will update this block's count */
+		__builtin_prefetch(&pf->blk[ssd_block_of(pf, m - 1)], 1);
+	return ssd_chan_run(d, c, at, d->t.read);
+}
+
+/*
+ * The page FTL's host read and write, inline here for their common case,
+ * one whole page (a power of two, so aligned is a mask test): the request
+ * path then makes no call for a read and one for a write.
+ */
+static inline bool ssd_pftl_one_page(const struct ssd_dev *d, uint64_t off, uint32_t len)
+{
+	return len == d->g.page && d->pf.page_shift >= 0 && !(off & (d->g.page - 1));
+}
+
+static inline uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
+{
+	if (!ssd_pftl_one_page(d, off, len))
+		return ssd_pftl_read_pages(d, off, len, at);
+	d->cnt.media_read_bytes += len;
+	return ssd_pftl_read_page(d, off >> d->pf.page_shift, at);	/* no earlier than `at` */
+}
+
+static inline int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at,
+				 uint64_t *done)
+{
+	if (!d->pf.fast || !ssd_pftl_one_page(d, off, len))
+		return ssd_pftl_write_pages(d, off, len, at, done);
+	*done = at;
+	return ssd_pftl_write_page_fast(d, off >> d->pf.page_shift, at, done);
+}
 
 /* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
 void ssd_pftl_bucket_add(struct ssd_dev *d, uint32_t b);

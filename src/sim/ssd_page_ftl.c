@@ -71,7 +71,7 @@
 
 static inline uint32_t block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
 {
-	return (uint32_t)(pf->ppb_shift >= 0 ? ppn >> pf->ppb_shift : ppn / pf->ppb);
+	return ssd_block_of(pf, ppn);
 }
 
 static inline uint64_t page_of(const struct ssd_page_ftl *pf, uint64_t off, uint64_t page)
@@ -255,16 +255,14 @@ prefetch_targets(const struct ssd_page_ftl *pf, uint64_t p, uint32_t count)
  */
 #define GC_AHEAD 9
 
-static inline __attribute__((always_inline)) void
-gc_prefetch(struct ssd_dev *d, unsigned c)
+/* gc_prefetch() once the channel is within GC_AHEAD writes of collecting. */
+static __attribute__((noinline)) void gc_prefetch_near(struct ssd_dev *d, unsigned c)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
 	struct ssd_chan *ch = &d->chan[c];
 	uint32_t left = pf->ppb - ch->wp, v, slice, from;
 	uint64_t first;
 
-	if (left >= GC_AHEAD || ch->nfree > 1)
-		return;
 	if (left == GC_AHEAD - 1) {
 		ch->gc_ahead = find_victim(d, c, &v);
 		if (ch->gc_ahead != SSD_NONE) {
@@ -284,6 +282,15 @@ gc_prefetch(struct ssd_dev *d, unsigned c)
 	from = (uint32_t)((uint64_t)slice * pf->ppb / (GC_AHEAD - 1));
 	prefetch_targets(pf, first + from,
 			 (uint32_t)((uint64_t)(slice + 1) * pf->ppb / (GC_AHEAD - 1)) - from);
+}
+
+/* The test inline, the work out of line: most writes are far from a collection. */
+static inline void gc_prefetch(struct ssd_dev *d, unsigned c)
+{
+	const struct ssd_chan *ch = &d->chan[c];
+
+	if (d->pf.ppb - ch->wp < GC_AHEAD && ch->nfree <= 1)
+		gc_prefetch_near(d, c);
 }
 
 /*
@@ -458,15 +465,15 @@ pick_chan(struct ssd_dev *d, uint64_t at)
 }
 
 /*
- * Take a page for host data at hand from `ready` (invariant 7). A channel
- * picked that must collect garbage first books the collection on its time
- * line and the page looks again, so collection holds the host up only when
- * every channel is busy.
+ * Take a page for host data at hand from `ready` (invariant 7), channel c
+ * picked, its open block full. A channel picked that must collect garbage
+ * first books the collection on its time line and the page looks again,
+ * so collection holds the host up only when every channel is busy.
  */
-static inline __attribute__((always_inline)) int
-place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
+static __attribute__((noinline)) int
+place_page_full(struct ssd_dev *d, uint64_t ready, unsigned c, unsigned *chan, uint32_t *ppn)
 {
-	unsigned n = (unsigned)d->g.channels, c = pick_chan(d, ready);
+	unsigned n = (unsigned)d->g.channels;
 	int ret = 0;
 
 	for (unsigned i = 0; i < n && needs_gc(d, c) && !ret; i++) {
@@ -481,6 +488,23 @@ place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
 	}
 	*chan = c;
 	return ret;
+}
+
+/*
+ * The page for host data: the next of the picked channel's open block, or,
+ * when that is full, place_page_full() (out of line, with its loops).
+ */
+static inline __attribute__((always_inline)) int
+place_page(struct ssd_dev *d, uint64_t ready, unsigned *chan, uint32_t *ppn)
+{
+	unsigned c = pick_chan(d, ready);
+	struct ssd_chan *ch = &d->chan[c];
+
+	if (__builtin_expect(ch->wp == d->pf.ppb, 0))
+		return place_page_full(d, ready, c, chan, ppn);
+	*ppn = ch->open * d->pf.ppb + ch->wp++;
+	*chan = c;
+	return 0;
 }
 
 /*
@@ -529,6 +553,12 @@ static __attribute__((noinline)) int write_page_fast(struct ssd_dev *d, uint64_t
 	return write_page_as(d, lpn, at, partial, end, true);
 }
 
+/* ssd_pftl_write()'s common case (ssd_dev.h): one whole page on a `fast` drive. */
+int ssd_pftl_write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end)
+{
+	return write_page_as(d, lpn, at, false, end, true);
+}
+
 static __attribute__((noinline)) int write_page_any(struct ssd_dev *d, uint64_t lpn, uint64_t at,
 						    bool partial, uint64_t *end)
 {
@@ -543,8 +573,7 @@ static inline int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool 
 }
 
 /* ssd_pftl_write() of any range: pages partly covered are read first. */
-static __attribute__((noinline)) int write_pages(struct ssd_dev *d, uint64_t off, uint32_t len,
-						 uint64_t at, uint64_t *done)
+int ssd_pftl_write_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
 {
 	uint64_t page = d->g.page, first = page_of(&d->pf, off, page);
 	uint64_t last = page_of(&d->pf, off + len - 1, page), end = at;
@@ -557,46 +586,16 @@ static __attribute__((noinline)) int write_pages(struct ssd_dev *d, uint64_t off
 	return ret;
 }
 
-int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
-{
-	uint64_t first = page_of(&d->pf, off, d->g.page);
-
-	if (len != d->g.page || off != first * d->g.page)
-		return write_pages(d, off, len, at, done);
-	*done = at;		/* one whole page, the common case: write_page() only */
-	return write_page(d, first, at, false, done);
-}
-
-/*
- * Book the flash read of logical page `lpn` from `at`; when it ends. A page
- * never written is read where a sequential fill would have put it. The
- * channel of a physical page is its block's, b / bpc (invariant 5),
- * computed rather than looked up: no block-table load.
- */
-static inline uint64_t read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
-{
-	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t m = ssd_map_get(&pf->l2p, lpn);
-	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
-		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
-
-	if (m)	/* an overwrite (read-modify-write) will update this block's count */
-		__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
-	return ssd_chan_run(d, c, at, d->t.read);
-}
-
-uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
+/* ssd_pftl_read() of any range (ssd_dev.h takes one whole page itself). */
+uint64_t ssd_pftl_read_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
 {
 	struct ssd_page_ftl *pf = &d->pf;
 	uint64_t page = d->g.page, first = page_of(pf, off, page), last, end = at;
 
-	d->cnt.media_read_bytes += page;
-	if (len == page && off == first * page)		/* one whole page, the common case */
-		return read_page(d, first, at);	/* no earlier than `at` */
 	last = page_of(pf, off + len - 1, page);
-	d->cnt.media_read_bytes += (last - first) * page;
+	d->cnt.media_read_bytes += (last - first + 1) * page;
 	for (uint64_t lpn = first; lpn <= last; lpn++)
-		end = ssd_max(end, read_page(d, lpn, at));
+		end = ssd_max(end, ssd_pftl_read_page(d, lpn, at));
 	return end;
 }
 
