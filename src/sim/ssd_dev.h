@@ -98,8 +98,21 @@ struct ssd_chan {
 	uint32_t gc_ahead;	/* page FTL: the victim gc_prefetch() foresaw, or SSD_NONE */
 };
 
+/*
+ * L2P in groups of 2^SSD_L2P_GROUP_SHIFT entries (256 KiB of a plain map),
+ * a bit each in ssd_page_ftl.l2p_set: clear while the group holds no
+ * mapped entry, so that reads of what was never written do not load the
+ * map (ssd_l2p_may_map). A fresh drive's L2P can then be faulted in when
+ * it is built (SSD_PREFAULT_MAX) at no cost to its reads, which had the
+ * kernel's zero page to load, always in cache, while it was lazy. Groups
+ * this large keep the bits in a few words that stay in L1 (finer ones
+ * cost more in cache misses than they saved in loads).
+ */
+#define SSD_L2P_GROUP_SHIFT 16
+
 struct ssd_page_ftl {
 	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
+	uint64_t *l2p_set;		/* bit g clear: L2P group g is all 0 (SSD_L2P_GROUP_SHIFT) */
 	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
 	uint64_t *live;			/* bit p set iff page p is valid; NULL: none (ssd_live_bytes) */
@@ -186,6 +199,34 @@ static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
 	bool plain = (g->user_pages + g->raw_pages) * 4 <= SSD_PLAIN_MAPS;
 
 	return plain && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
+}
+
+/*
+ * Whether L2P entry l may be non-zero: when not, it is 0 and need not be
+ * loaded. Group bits are set as entries are mapped (a used or trimmed
+ * drive's all at its fill), never cleared.
+ */
+static inline bool ssd_l2p_may_map(const struct ssd_page_ftl *pf, uint64_t l)
+{
+	uint64_t g = l >> SSD_L2P_GROUP_SHIFT;
+
+	return pf->l2p_set[g >> 6] >> (g & 63) & 1;
+}
+
+/* Entry l is being mapped. */
+static inline void ssd_l2p_mark(struct ssd_page_ftl *pf, uint64_t l)
+{
+	uint64_t g = l >> SSD_L2P_GROUP_SHIFT;
+
+	pf->l2p_set[g >> 6] |= 1ULL << (g & 63);
+}
+
+/* Bytes of l2p_set for `user_pages` logical pages: whole words. */
+static inline uint64_t ssd_l2p_set_bytes(uint64_t user_pages)
+{
+	uint64_t groups = (user_pages + (1ULL << SSD_L2P_GROUP_SHIFT) - 1) >> SSD_L2P_GROUP_SHIFT;
+
+	return (groups + 63) / 64 * 8;
 }
 
 /* The word of `live` that holds physical page p's bit, and that bit in *bit. */
@@ -278,7 +319,7 @@ static inline uint32_t ssd_block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
 static inline uint64_t ssd_pftl_read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
 {
 	struct ssd_page_ftl *pf = &d->pf;
-	uint32_t m = ssd_map_get(&pf->l2p, lpn);
+	uint32_t m = ssd_l2p_may_map(pf, lpn) ? ssd_map_get(&pf->l2p, lpn) : 0;
 	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
 		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
 
@@ -314,9 +355,10 @@ static inline int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, 
 	return ssd_pftl_write_page_fast(d, off >> d->pf.page_shift, at, done);
 }
 
-/* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
+/* ssd_page_ftl.c, for ssd_page_state.c: bucket lists, free lists, l2p_set. */
 void ssd_pftl_bucket_add(struct ssd_dev *d, uint32_t b);
 void ssd_pftl_free_push(struct ssd_dev *d, unsigned c, uint32_t b);
+void ssd_pftl_mark_all(struct ssd_dev *d);
 
 /* ssd.c: the model's create(). */
 int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struct errmsg *err);

@@ -11,8 +11,9 @@
  *
  * Memory is the two maps — 32-bit words, or packed to the bits a page number
  * needs on very large drives (see SSD_PLAIN_MAPS) —, with plain maps one
- * live bit per flash page, and 12 bytes per erase block: about 8 bytes per
- * flash page at most. A host page write touches a
+ * live bit per flash page, 12 bytes per erase block and a bit per 64 Ki
+ * logical pages (l2p_set): about 8 bytes per flash page at most. A host
+ * page write touches a
  * fixed handful of entries and allocates nothing; garbage collection costs
  * O(ppb) per erased block, its map lookups loaded over the channel's last
  * writes before (gc_prefetch) and again together when it runs. Loads are
@@ -47,6 +48,9 @@
  *      channel that must collect first books the collection, and the page
  *      looks again: collection stalls the host only when all channels are
  *      busy, as a controller with work queued per die would.
+ *   8. L2P[l] != 0  =>  the l2p_set bit of l's group (l >> SSD_L2P_GROUP_SHIFT)
+ *      is set; bits are never cleared, so a clear one means the group is
+ *      all 0 and a read there loads no entry (ssd_l2p_may_map).
  *
  * Page states and the functions behind each transition:
  *
@@ -63,6 +67,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "sim/ssd_dev.h"
@@ -534,6 +539,7 @@ write_page_as(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool partial, uint64
 		return ret;
 	map_set(&pf->p2l, ppn, (uint32_t)lpn + 1, fast);
 	map_set(&pf->l2p, lpn, ppn + 1, fast);
+	ssd_l2p_mark(pf, lpn);
 	pf->blk[block_as(pf, ppn, fast)].valid++;
 	pf->valid++;
 	if (fast || pf->live) {
@@ -609,36 +615,41 @@ uint64_t ssd_pftl_read_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint
  * land (one IO's was too short under load: the entry was still on its way).
  * A third stage, one hint later, loading the bucket neighbours an overwrite
  * relinks, moved the wait from page_invalidate() to the hint: no faster.
+ * A page in an L2P group never mapped (l2p_set) has no entry to load, now
+ * or at the second stage; its group mapped in between misses a hint only.
  */
 void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 {
 	struct ssd_dev *d = (struct ssd_dev *)sd;
 	struct ssd_page_ftl *pf = &d->pf;
 	uint64_t lpn = page_of(pf, off, d->g.page), *old = &pf->hinted[pf->hint_next];
+	uint64_t back = *old;	/* the page hinted SSD_HINT_LAG hints ago, or UINT64_MAX */
+	bool load = lpn < d->g.user_pages && ssd_l2p_may_map(pf, lpn);
 
 	(void)length;
 	if (pf->fast) {		/* as below, without the tests of the map width and bits */
 		const uint32_t *l2p = (const uint32_t *)(const void *)pf->l2p.bytes;
-		uint32_t m = *old < d->g.user_pages ? l2p[*old] : 0;
+		uint32_t m = back != UINT64_MAX ? l2p[back] : 0;
 
 		if (m) {
 			__builtin_prefetch(&pf->blk[(m - 1) >> pf->ppb_shift], 1);
 			__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
 		}
-		if (lpn < d->g.user_pages)
+		if (load)
 			__builtin_prefetch(&l2p[lpn]);
 	} else {
-		uint32_t m = *old < d->g.user_pages ? ssd_map_get(&pf->l2p, *old) : 0;
+		uint32_t m = back != UINT64_MAX ? ssd_map_get(&pf->l2p, back) : 0;
 
 		if (m) {
 			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
 			if (pf->live)
 				__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
 		}
-		if (lpn < d->g.user_pages)
+		if (load)
 			__builtin_prefetch(ssd_map_addr(&pf->l2p, lpn));
 	}
-	*old = lpn;
+	/* a page past the end, or of a group never mapped, has nothing to load next */
+	*old = load ? lpn : UINT64_MAX;
 	pf->hint_next = pf->hint_next + 1 < SSD_HINT_LAG ? pf->hint_next + 1 : 0;
 }
 
@@ -648,7 +659,7 @@ void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len)
 	uint64_t page = d->g.page;
 
 	for (uint64_t lpn = (off + page - 1) / page; (lpn + 1) * page <= off + len; lpn++) {
-		uint32_t m = ssd_map_get(&pf->l2p, lpn);
+		uint32_t m = ssd_l2p_may_map(pf, lpn) ? ssd_map_get(&pf->l2p, lpn) : 0;
 
 		if (m) {
 			page_invalidate(d, m - 1, false);
@@ -747,16 +758,24 @@ static int tables_alloc(struct ssd_page_ftl *pf, const struct ssd_geometry *g)
 	pf->blk = table_alloc(blk_len(g));
 	pf->live_words = (uint32_t)(g->ppb / 64);
 	pf->live = live ? table_alloc(live) : NULL;
-	if (!pf->blk || (live && !pf->live))
+	pf->l2p_set = table_alloc(ssd_l2p_set_bytes(g->user_pages));
+	if (!pf->blk || (live && !pf->live) || !pf->l2p_set)
 		return -ENOMEM;
 	pf->fast = pf->live && pf->ppb_shift >= 0;	/* live bits: plain maps */
 	if (pf->l2p.len + pf->p2l.len + blk_len(g) + live <= SSD_PREFAULT_MAX) {
+		table_prefault(pf->l2p.bytes - SSD_MAP_LEAD, pf->l2p.len);
 		table_prefault(pf->p2l.bytes - SSD_MAP_LEAD, pf->p2l.len);
 		table_prefault(pf->blk, blk_len(g));
 		if (pf->live)
 			table_prefault(pf->live, live);
 	}
 	return 0;
+}
+
+/* A used or trimmed drive: every group counts as mapped (its fill maps nearly all). */
+void ssd_pftl_mark_all(struct ssd_dev *d)
+{
+	memset(d->pf.l2p_set, 0xff, ssd_l2p_set_bytes(d->g.user_pages));
 }
 
 int ssd_pftl_init(struct ssd_dev *d)
@@ -795,6 +814,8 @@ void ssd_pftl_release(struct ssd_dev *d)
 	map_release(&d->pf.p2l);
 	table_free(d->pf.blk, blk_len(&d->g));
 	table_free(d->pf.live, ssd_live_bytes(&d->g));
+	table_free(d->pf.l2p_set, ssd_l2p_set_bytes(d->g.user_pages));
 	d->pf.blk = NULL;
+	d->pf.l2p_set = NULL;
 	d->pf.live = NULL;
 }
