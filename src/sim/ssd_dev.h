@@ -301,6 +301,7 @@ void ssd_pftl_release(struct ssd_dev *d);
 uint64_t ssd_pftl_read_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
 int ssd_pftl_write_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
 int ssd_pftl_write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end);
+int ssd_pftl_write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
 void ssd_pftl_prefetch(struct sim_device *d, uint64_t off, uint32_t length);	/* device.h's op */
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
@@ -349,9 +350,11 @@ static inline uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t l
 static inline int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at,
 				 uint64_t *done)
 {
-	if (!d->pf.fast || !ssd_pftl_one_page(d, off, len))
+	if (!ssd_pftl_one_page(d, off, len))
 		return ssd_pftl_write_pages(d, off, len, at, done);
 	*done = at;
+	if (!d->pf.fast)
+		return ssd_pftl_write_page(d, off >> d->pf.page_shift, at, done);
 	return ssd_pftl_write_page_fast(d, off >> d->pf.page_shift, at, done);
 }
 

@@ -578,6 +578,12 @@ static inline int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool 
 			  : write_page_any(d, lpn, at, partial, end);
 }
 
+/* ssd_pftl_write()'s one whole page on any drive (ssd_dev.h). */
+int ssd_pftl_write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end)
+{
+	return write_page(d, lpn, at, false, end);
+}
+
 /* ssd_pftl_write() of any range: pages partly covered are read first. */
 int ssd_pftl_write_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done)
 {
