@@ -22,6 +22,7 @@
 
 #define SSD_NONE UINT32_MAX
 #define SSD_HINT_LAG 2		/* prefetch hints between the two stages (ssd_pftl_prefetch) */
+#define SSD_READS_RECENT 64	/* hints after a read that skip the second stage */
 
 /*
  * An array of unsigned entries: the page FTL's two maps. With bits = 32 the
@@ -128,6 +129,7 @@ struct ssd_page_ftl {
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
 	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
+	uint32_t reads_recent;		/* hints until no read came within SSD_READS_RECENT */
 	unsigned hint_next;		/* the oldest of them */
 };
 
@@ -326,6 +328,7 @@ static inline uint64_t ssd_pftl_read_page(struct ssd_dev *d, uint64_t lpn, uint6
 
 	if (m)	/* an overwrite (read-modify-write) will update this block's count */
 		__builtin_prefetch(&pf->blk[ssd_block_of(pf, m - 1)], 1);
+	pf->reads_recent = SSD_READS_RECENT;	/* the prefetch hint's second stage rests */
 	return ssd_chan_run(d, c, at, d->t.read);
 }
 
