@@ -93,19 +93,25 @@ static inline int inflight_push(struct ssd_dev *d, uint64_t done, struct io_requ
  * when they reach ncq: a command done by then never moves the answer past
  * `now`, so results stay.
  */
-static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
+static __attribute__((noinline)) uint64_t ncq_free_at_slow(struct ssd_dev *d, uint64_t now)
 {
 	const struct req_heap *h = &d->inflight;
 	uint64_t *top = d->top;
 	unsigned n = 0, count = d->detached ? (unsigned)d->ndone : req_heap_count(h);
 
-	if (count < d->ncq && !d->solo)		/* the common case, first */
-		return 0;
 	if (count >= d->ncq && d->detached) {	/* forget the commands done by now */
-		for (size_t i = count = 0; i < d->ndone; i++)
-			if (d->done[i] > now)
-				d->done[count++] = d->done[i];
-		d->ndone = count;
+		uint64_t *done = d->done;
+		size_t known = d->ndone, kept = 0;	/* locals: the stores could alias d's */
+
+		/* no branch: which commands are done is a coin toss the predictor loses */
+		for (size_t i = 0; i < known; i++) {
+			uint64_t t = done[i];
+
+			done[kept] = t;
+			kept += t > now;
+		}
+		d->ndone = kept;
+		count = (unsigned)kept;
 	}
 	if (d->solo)		/* never for a detached drive */
 		return d->ncq > 1 ? 0 : d->solo_at;
@@ -140,6 +146,14 @@ static uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
 	return top[0];
 }
 
+/* ncq_free_at_slow()'s common case, inline: fewer than ncq commands known at all. */
+static inline uint64_t ncq_free_at(struct ssd_dev *d, uint64_t now)
+{
+	if (d->detached ? d->ndone < d->ncq : !d->solo && req_heap_count(&d->inflight) < d->ncq)
+		return 0;
+	return ncq_free_at_slow(d, now);
+}
+
 /* xfer() of `len` bytes and of its first page (xfer_page unless len is less). */
 static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_t *whole)
 {
@@ -151,22 +165,33 @@ static inline uint64_t xfer_first(const struct ssd_dev *d, uint32_t len, uint64_
 	return len < d->g.page ? *whole : d->t.xfer_page;
 }
 
-static uint64_t ssd_read(struct ssd_dev *d, const struct io_request *req, uint64_t t0)
+/*
+ * The request path is written once, as *_as() functions always inlined
+ * with `quick` a constant: ssd_submit() runs the copy with quick = true
+ * on a drive whose d->quick holds (page FTL, plain maps with live bits,
+ * pages and erase blocks of powers of two, no time_spread, no stalls),
+ * which tests none of that per request, else the general copy. Same
+ * arithmetic in both, so the same times.
+ */
+static inline __attribute__((always_inline)) uint64_t
+ssd_read_as(struct ssd_dev *d, const struct io_request *req, uint64_t t0, bool quick)
 {
 	uint64_t flash, bus, whole, first = xfer_first(d, req->length, &whole);
 
-	if (d->ftl == SSD_FTL_BLOCK)
+	if (!quick && d->ftl == SSD_FTL_BLOCK)
 		flash = ssd_bftl_read(d, req->offset, req->length, t0);
 	else
 		flash = ssd_pftl_read(d, req->offset, req->length, t0);
-	bus = ssd_max(d->bus_free, d->lockstep ? d->bf.first_ready : t0 + d->t.read) + whole;
+	bus = ssd_max(d->bus_free, !quick && d->lockstep ? d->bf.first_ready : t0 + d->t.read) +
+	      whole;
 	d->bus_free = bus;
 	d->cnt.host_read_bytes += req->length;
 	return ssd_max(bus, flash + first);
 }
 
-static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t0,
-		     uint64_t *done)
+static inline __attribute__((always_inline)) int
+ssd_write_as(struct ssd_dev *d, const struct io_request *req, uint64_t t0, uint64_t *done,
+	     bool quick)
 {
 	uint64_t whole, first = xfer_first(d, req->length, &whole);
 	uint64_t start = ssd_max(d->bus_free, t0);
@@ -175,8 +200,10 @@ static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t
 
 	d->bus_free = start + whole;
 	d->cnt.host_write_bytes += req->length;
-	if (d->ftl == SSD_FTL_BLOCK)
+	if (!quick && d->ftl == SSD_FTL_BLOCK)
 		ret = ssd_bftl_write(d, req->offset, req->length, at, &flash);
+	else if (quick && ssd_pftl_one_page(d, req->offset, req->length))
+		ret = ssd_pftl_write_page_fast(d, req->offset >> d->pf.page_shift, at, &flash);
 	else
 		ret = ssd_pftl_write(d, req->offset, req->length, at, &flash);
 	if (d->write_cache)
@@ -190,9 +217,10 @@ static int ssd_write(struct ssd_dev *d, const struct io_request *req, uint64_t t
  * ns and its data moves `lat` ns after it entered (both spread by one draw,
  * so busy = lat, the default, is the one-at-a-time controller). Returns t0.
  */
-static inline uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy)
+static inline __attribute__((always_inline)) uint64_t
+front_end(struct ssd_dev *d, uint64_t start, uint64_t lat, uint64_t busy, bool quick)
 {
-	if (d->t.spread_q32) {
+	if (!quick && d->t.spread_q32) {
 		uint64_t spread = ssd_spread(d, lat);
 
 		busy = busy == lat ? spread : lat ? busy * spread / lat : ssd_spread(d, busy);
@@ -202,32 +230,32 @@ static inline uint64_t front_end(struct ssd_dev *d, uint64_t start, uint64_t lat
 	return start + lat;
 }
 
-static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t now)
+static inline __attribute__((always_inline)) int
+submit_as(struct ssd_dev *d, struct io_request *req, uint64_t now, bool quick)
 {
-	struct ssd_dev *d = (struct ssd_dev *)sd;
-	uint64_t start, done, busy;
+	uint64_t start, done, busy, len = req->length;
 	int ret;
 
-	if (!req->length || req->offset > sd->capacity ||
-	    req->length > sd->capacity - req->offset) {
+	/* 1 <= len and offset + len <= capacity, without overflow */
+	if (len - 1 >= d->base.capacity || req->offset > d->base.capacity - len) {
 		req->result = -EINVAL;
 		req->complete_ns = now;
 		return d->detached ? 0 : inflight_push(d, now, req);
 	}
 	start = ssd_max(ssd_max(now, d->ctrl_free), ncq_free_at(d, now));
-	if (d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
+	if (!quick && d->t.stall_below && rng_next(&d->jitter) < d->t.stall_below)
 		start += d->t.stall;	/* firmware housekeeping holds the controller */
 	if (req->op == IO_READ) {
 		busy = req->offset == d->next_read ? d->t.cmd : d->t.busy;
-		d->next_read = req->offset + req->length;
-		done = ssd_read(d, req, front_end(d, start, d->t.cmd, busy));
+		d->next_read = req->offset + len;
+		done = ssd_read_as(d, req, front_end(d, start, d->t.cmd, busy, quick), quick);
 		ret = 0;
 	} else {
 		busy = req->offset == d->next_write ? d->t.wcmd : d->t.wbusy;
-		d->next_write = req->offset + req->length;
-		ret = ssd_write(d, req, front_end(d, start, d->t.wcmd, busy), &done);
+		d->next_write = req->offset + len;
+		ret = ssd_write_as(d, req, front_end(d, start, d->t.wcmd, busy, quick), &done, quick);
 	}
-	req->result = ret ? ret : (int64_t)req->length;
+	req->result = ret ? ret : (int64_t)len;
 	req->complete_ns = done;	/* for a detached drive; complete() sets it again */
 	if (!d->detached)
 		return inflight_push(d, done, req);
@@ -236,6 +264,26 @@ static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t no
 		return -ENOMEM;
 	d->done[d->ndone++] = done;
 	return 0;
+}
+
+static __attribute__((noinline)) int submit_any(struct ssd_dev *d, struct io_request *req,
+						uint64_t now)
+{
+	return submit_as(d, req, now, false);
+}
+
+static __attribute__((noinline)) int submit_quick(struct ssd_dev *d, struct io_request *req,
+						  uint64_t now)
+{
+	return submit_as(d, req, now, true);
+}
+
+/* Both copies out of line: this one is a test and a jump, saving no registers. */
+static int ssd_submit(struct sim_device *sd, struct io_request *req, uint64_t now)
+{
+	struct ssd_dev *d = (struct ssd_dev *)sd;
+
+	return d->quick ? submit_quick(d, req, now) : submit_any(d, req, now);
 }
 
 static uint64_t ssd_next_completion(struct sim_device *sd)
@@ -406,6 +454,8 @@ int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struc
 		return errmsg_set(err, ret, "ssd model: %s for its flash maps",
 				  ret == -ENOMEM ? "out of memory" : "cannot lay out the state");
 	}
+	d->quick = d->ftl == SSD_FTL_PAGE && d->pf.fast && d->pf.page_shift >= 0 &&
+		   !d->t.spread_q32 && !d->t.stall_below;
 	*out = &d->base;
 	return 0;
 }

@@ -118,14 +118,15 @@ struct ssd_geometry {
 
 /*
  * A page-FTL drive whose tables take at most this many bytes together
- * (drives up to about 15 GiB at 4 KiB pages) has its P2L map, block table
- * and live bits faulted in when it is built: the kernel zeroes fresh memory
- * on first touch, and otherwise did so in the measured run of a fresh drive
- * (15 % of the time of an 8-member RAID 6 of 4 GiB SSDs, with L2P). A run
- * that writes touches these nearly whole anyway. The L2P map stays lazy:
- * reads of a fresh drive's never-written L2P then load the kernel's shared
- * zero page, which stays in cache (faulted in, the RAID 6's random reads
- * were 14 % slower); a used or trimmed drive's fill writes it at build.
+ * (drives up to about 15 GiB at 4 KiB pages) has its maps, block table and
+ * live bits faulted in when it is built: the kernel zeroes fresh memory on
+ * first touch, and otherwise did so in the measured run of a fresh drive
+ * (15 % of the time of an 8-member RAID 6 of 4 GiB SSDs, and as system
+ * time that varied from run to run). A run that writes touches these
+ * nearly whole anyway. Reads of a fresh drive's never-written L2P regions
+ * do not load the map (ssd_dev.h, SSD_L2P_GROUP_SHIFT), as a lazy L2P
+ * served them from the kernel's zero page, always in cache (faulted in
+ * without that, the RAID 6's random reads were 8-14 % slower).
  * Larger tables stay lazy, so a fresh 512 GiB drive builds at once and
  * takes only the memory its writes reach.
  */

@@ -232,7 +232,7 @@ uint64_t ssd_memory_bytes(const struct ssd_geometry *g, unsigned ftl)
 	return fixed + map_bytes(g->user_pages, g->map_bits) +
 	       map_bytes(g->raw_pages, g->map_bits) +
 	       (g->blocks + g->channels * (g->ppb + 1)) * sizeof(struct ssd_block) +
-	       ssd_live_bytes(g);
+	       ssd_live_bytes(g) + ssd_l2p_set_bytes(g->user_pages);
 }
 
 double ssd_wa_theory(double rho)

@@ -22,6 +22,7 @@
 
 #define SSD_NONE UINT32_MAX
 #define SSD_HINT_LAG 2		/* prefetch hints between the two stages (ssd_pftl_prefetch) */
+#define SSD_READS_RECENT 64	/* hints after a read that skip the second stage */
 
 /*
  * An array of unsigned entries: the page FTL's two maps. With bits = 32 the
@@ -98,8 +99,21 @@ struct ssd_chan {
 	uint32_t gc_ahead;	/* page FTL: the victim gc_prefetch() foresaw, or SSD_NONE */
 };
 
+/*
+ * L2P in groups of 2^SSD_L2P_GROUP_SHIFT entries (256 KiB of a plain map),
+ * a bit each in ssd_page_ftl.l2p_set: clear while the group holds no
+ * mapped entry, so that reads of what was never written do not load the
+ * map (ssd_l2p_may_map). A fresh drive's L2P can then be faulted in when
+ * it is built (SSD_PREFAULT_MAX) at no cost to its reads, which had the
+ * kernel's zero page to load, always in cache, while it was lazy. Groups
+ * this large keep the bits in a few words that stay in L1 (finer ones
+ * cost more in cache misses than they saved in loads).
+ */
+#define SSD_L2P_GROUP_SHIFT 16
+
 struct ssd_page_ftl {
 	struct ssd_map l2p;		/* logical page -> physical page + 1; 0 unmapped */
+	uint64_t *l2p_set;		/* bit g clear: L2P group g is all 0 (SSD_L2P_GROUP_SHIFT) */
 	struct ssd_map p2l;		/* physical page -> logical page + 1; 0 not valid */
 	struct ssd_block *blk;		/* blocks, then the bucket heads */
 	uint64_t *live;			/* bit p set iff page p is valid; NULL: none (ssd_live_bytes) */
@@ -115,6 +129,7 @@ struct ssd_page_ftl {
 	uint32_t rr;			/* next channel in round-robin order */
 	uint64_t valid;			/* valid pages on the drive */
 	uint64_t hinted[SSD_HINT_LAG];	/* logical pages of the last prefetch hints, a ring */
+	uint32_t reads_recent;		/* hints until no read came within SSD_READS_RECENT */
 	unsigned hint_next;		/* the oldest of them */
 };
 
@@ -149,6 +164,7 @@ struct ssd_dev {
 	bool write_cache;
 	bool lockstep;			/* block FTL: one spread draw for all channels */
 	bool detached;			/* device.h detach(): nobody collects; `done` below, not `inflight` */
+	bool quick;			/* ssd.c submit_as(): page FTL, pf.fast, powers of two, nominal times */
 	uint64_t *done;			/* detached: completion times of commands, some past */
 	size_t ndone, done_alloc;
 	struct ssd_chan *chan;
@@ -185,6 +201,34 @@ static inline uint64_t ssd_live_bytes(const struct ssd_geometry *g)
 	bool plain = (g->user_pages + g->raw_pages) * 4 <= SSD_PLAIN_MAPS;
 
 	return plain && g->ppb % 64 == 0 ? g->raw_pages / 8 : 0;
+}
+
+/*
+ * Whether L2P entry l may be non-zero: when not, it is 0 and need not be
+ * loaded. Group bits are set as entries are mapped (a used or trimmed
+ * drive's all at its fill), never cleared.
+ */
+static inline bool ssd_l2p_may_map(const struct ssd_page_ftl *pf, uint64_t l)
+{
+	uint64_t g = l >> SSD_L2P_GROUP_SHIFT;
+
+	return pf->l2p_set[g >> 6] >> (g & 63) & 1;
+}
+
+/* Entry l is being mapped. */
+static inline void ssd_l2p_mark(struct ssd_page_ftl *pf, uint64_t l)
+{
+	uint64_t g = l >> SSD_L2P_GROUP_SHIFT;
+
+	pf->l2p_set[g >> 6] |= 1ULL << (g & 63);
+}
+
+/* Bytes of l2p_set for `user_pages` logical pages: whole words. */
+static inline uint64_t ssd_l2p_set_bytes(uint64_t user_pages)
+{
+	uint64_t groups = (user_pages + (1ULL << SSD_L2P_GROUP_SHIFT) - 1) >> SSD_L2P_GROUP_SHIFT;
+
+	return (groups + 63) / 64 * 8;
 }
 
 /* The word of `live` that holds physical page p's bit, and that bit in *bit. */
@@ -256,15 +300,71 @@ void ssd_bftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
 
 int ssd_pftl_init(struct ssd_dev *d);
 void ssd_pftl_release(struct ssd_dev *d);
-uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
-int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+uint64_t ssd_pftl_read_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at);
+int ssd_pftl_write_pages(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at, uint64_t *done);
+int ssd_pftl_write_page_fast(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end);
+int ssd_pftl_write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end);
 void ssd_pftl_trim(struct ssd_dev *d, uint64_t off, uint64_t len);
 void ssd_pftl_prefetch(struct sim_device *d, uint64_t off, uint32_t length);	/* device.h's op */
 int ssd_pftl_verify(const struct ssd_dev *d, struct errmsg *err);
 
-/* ssd_page_ftl.c, for ssd_page_state.c: bucket lists and free lists. */
+static inline uint32_t ssd_block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
+{
+	return (uint32_t)(pf->ppb_shift >= 0 ? ppn >> pf->ppb_shift : ppn / pf->ppb);
+}
+
+/*
+ * Book the flash read of logical page `lpn` from `at`; when it ends. A page
+ * never written is read where a sequential fill would have put it. The
+ * channel of a physical page is its block's, b / bpc (invariant 5 of
+ * ssd_page_ftl.c), computed rather than looked up: no block-table load.
+ */
+static inline uint64_t ssd_pftl_read_page(struct ssd_dev *d, uint64_t lpn, uint64_t at)
+{
+	struct ssd_page_ftl *pf = &d->pf;
+	uint32_t m = ssd_l2p_may_map(pf, lpn) ? ssd_map_get(&pf->l2p, lpn) : 0;
+	unsigned c = m ? ssd_div32(m - 1, pf->ppc_div)
+		       : (unsigned)(lpn - ssd_div32((uint32_t)lpn, pf->chan_div) * d->g.channels);
+
+	if (m)	/* an overwrite (read-modify-write) will update this block's count */
+		__builtin_prefetch(&pf->blk[ssd_block_of(pf, m - 1)], 1);
+	pf->reads_recent = SSD_READS_RECENT;	/* the prefetch hint's second stage rests */
+	return ssd_chan_run(d, c, at, d->t.read);
+}
+
+/*
+ * The page FTL's host read and write, inline here for their common case,
+ * one whole page (a power of two, so aligned is a mask test): the request
+ * path then makes no call for a read and one for a write.
+ */
+static inline bool ssd_pftl_one_page(const struct ssd_dev *d, uint64_t off, uint32_t len)
+{
+	return len == d->g.page && d->pf.page_shift >= 0 && !(off & (d->g.page - 1));
+}
+
+static inline uint64_t ssd_pftl_read(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at)
+{
+	if (!ssd_pftl_one_page(d, off, len))
+		return ssd_pftl_read_pages(d, off, len, at);
+	d->cnt.media_read_bytes += len;
+	return ssd_pftl_read_page(d, off >> d->pf.page_shift, at);	/* no earlier than `at` */
+}
+
+static inline int ssd_pftl_write(struct ssd_dev *d, uint64_t off, uint32_t len, uint64_t at,
+				 uint64_t *done)
+{
+	if (!ssd_pftl_one_page(d, off, len))
+		return ssd_pftl_write_pages(d, off, len, at, done);
+	*done = at;
+	if (!d->pf.fast)
+		return ssd_pftl_write_page(d, off >> d->pf.page_shift, at, done);
+	return ssd_pftl_write_page_fast(d, off >> d->pf.page_shift, at, done);
+}
+
+/* ssd_page_ftl.c, for ssd_page_state.c: bucket lists, free lists, l2p_set. */
 void ssd_pftl_bucket_add(struct ssd_dev *d, uint32_t b);
 void ssd_pftl_free_push(struct ssd_dev *d, unsigned c, uint32_t b);
+void ssd_pftl_mark_all(struct ssd_dev *d);
 
 /* ssd.c: the model's create(). */
 int ssd_create(const void *config, uint64_t seed, struct sim_device **out, struct errmsg *err);

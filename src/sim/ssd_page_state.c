@@ -137,8 +137,10 @@ int ssd_pftl_prepare(struct ssd_dev *d, unsigned state, uint64_t keep, uint64_t 
 {
 	uint32_t bpc = d->pf.bpc;
 
-	if (state != SSD_FRESH)
+	if (state != SSD_FRESH) {
+		ssd_pftl_mark_all(d);
 		return lay_out_used(d, keep, seed);
+	}
 	for (unsigned c = 0; c < d->g.channels; c++) {
 		uint32_t base = c * bpc;
 
@@ -165,7 +167,7 @@ static bool live_bit(const struct ssd_page_ftl *pf, uint64_t p)
 	return *w & bit;
 }
 
-/* Invariants 1-4: maps agree, counts add up, nothing past an open block's wp. */
+/* Invariants 1-4 and 8: maps agree, counts add up, nothing past an open block's wp. */
 static int verify_pages(const struct ssd_dev *d, struct errmsg *err)
 {
 	const struct ssd_page_ftl *pf = &d->pf;
@@ -199,6 +201,9 @@ static int verify_pages(const struct ssd_dev *d, struct errmsg *err)
 	for (uint64_t l = 0; l < d->g.user_pages; l++) {
 		uint32_t p = ssd_map_get(&pf->l2p, l);
 
+		if (p && !ssd_l2p_may_map(pf, l))
+			return errmsg_set(err, -EUCLEAN, "logical page %llu mapped, its group's bit clear",
+					  (unsigned long long)l);
 		if (p && ssd_map_get(&pf->p2l, p - 1) != l + 1)
 			return errmsg_set(err, -EUCLEAN,
 					  "logical page %llu: P2L does not point back",
