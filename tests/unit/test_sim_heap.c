@@ -139,10 +139,6 @@ static void fifo_in_order(struct check_state *st)
 	req_fifo_release(&q);
 }
 
-/*
- * The event heap against the reference: distinct (key, tie) pairs, many equal
- * keys; pushes, replaces, pops and lazy removals (vacate) mixed.
- */
 /* req_fifo_take: bursts of pushes, then takes of what is due, up to a few at a time. */
 static void fifo_take(struct check_state *st)
 {
@@ -181,6 +177,10 @@ static void fifo_take(struct check_state *st)
 	req_fifo_release(&q);
 }
 
+/*
+ * The event heap against the reference: distinct (key, tie) pairs, many equal
+ * keys; pushes, replaces, pops and lazy removals (vacate) mixed.
+ */
 static void events_against_reference(struct check_state *st)
 {
 	static uint64_t key[N], tie[N], items[N];	/* an item: its tie (tie_off 0) */
