@@ -17,7 +17,9 @@
  * or two (parity RAID reads old data or the rest of the row before it can
  * write). A parity RAID read of more chunks than a row's data chunks keeps
  * every member busy (left-symmetric parity puts consecutive data chunks on
- * the members in turn), each streaming through its own parity chunks. N array IOs outstanding keep N * (reads + writes) / phases member
+ * the members in turn), each streaming through its own parity chunks
+ * (exact for RAID 5, an approximation for RAID 6: raid.c). N array IOs
+ * outstanding keep N * (reads + writes) / phases member
  * IOs in flight; those circulate over the members as a closed queueing
  * network with load-dependent stations (the member's own IOPS at each
  * depth), solved exactly by mean-value analysis (raid_mva_throughput). The

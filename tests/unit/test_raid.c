@@ -153,6 +153,38 @@ static double flat_iops(const void *ctx, enum io_op op, uint64_t size, unsigned 
 	return op == IO_READ ? 100 : 50;
 }
 
+/*
+ * RAID 5, an aligned read of k chunks, every start of a whole cycle of n rows:
+ * the mean members touched, and the mean rows each spans from its first data
+ * chunk to its last (src/sim/raid.h: data chunk i of row r on member
+ * (n - 1 - r mod n + 1 + i) mod n).
+ */
+static void raid5_brute_force(unsigned n, unsigned k, double *busy, double *span)
+{
+	unsigned d = n - 1, touched = 0, rows = 0;
+
+	for (unsigned s = 0; s < n * d; s++) {
+		unsigned first[16], last[16];
+		bool seen[16] = { false };
+
+		for (unsigned j = s; j < s + k; j++) {
+			unsigned row = j / d, m = (n - 1 - row % n + 1 + j % d) % n;
+
+			if (!seen[m])
+				first[m] = row;
+			seen[m] = true;
+			last[m] = row;
+		}
+		for (unsigned m = 0; m < n; m++)
+			if (seen[m]) {
+				touched++;
+				rows += last[m] - first[m] + 1;
+			}
+	}
+	*busy = (double)touched / (n * d);
+	*span = (double)rows / touched;
+}
+
 static void test_random_perf(void)
 {
 	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL, { 0, 0, 0, { 0 }, { 0 } }, false };
@@ -194,6 +226,23 @@ static void test_random_perf(void)
 	      (unsigned long long)p.shape.member_bytes);
 	raid_io_shape(&r6, IO_READ, 3 * 65536, 3 * 65536, &p.shape);
 	CHECK(&st, p.shape.reads == 3 && p.shape.member_bytes == 65536, "RAID 6 of 6, 3 chunks");
+	/*
+	 * RAID 5 reads longer than a row: the members busy and the chunks each
+	 * reads, against the layout at every start of a whole cycle (RAID 6
+	 * keeps the same rule as an approximation: src/model/raid.c).
+	 */
+	for (unsigned n = 3; n <= 9; n++)
+		for (unsigned k = n - 1; k <= 5 * n; k += n > 6 ? 7 : 3) {
+			struct raid_layout r = { .level = RAID_5, .disks = n, .stripe = 65536 };
+			double busy, span;
+
+			raid5_brute_force(n, k, &busy, &span);
+			raid_io_shape(&r, IO_READ, (uint64_t)k * 65536, 65536, &p.shape);
+			CHECK(&st, fabs(p.shape.reads - busy) < 1e-9 &&
+				   fabs(p.shape.member_bytes - span * 65536) < 512,
+			      "RAID 5 of %u, %u chunks: %g reads of %llu, the layout %g of %g chunks",
+			      n, k, p.shape.reads, (unsigned long long)p.shape.member_bytes, busy, span);
+		}
 	/* a full-row write needs no reads */
 	raid_io_shape(&r5, IO_WRITE, 3 * 65536, 3 * 65536, &p.shape);
 	CHECK(&st, p.shape.reads == 0 && p.shape.writes == 4 && p.shape.phases == 1, "full row");
