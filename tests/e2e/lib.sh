@@ -86,3 +86,10 @@ run_iomodel() {
 	timeout 60 "$IOMODEL" "$@" >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 }
+
+# wd_member FILE: characterize --quick of sim:wd6400aaks (its write cache on) into
+# FILE, checked: the member model the raid tests plan arrays of
+wd_member() {
+	"$IOMODEL" characterize --target sim:wd6400aaks --quick -o "$1" >/dev/null 2>&1
+	ok "characterize of the member exits 0" [ $? -eq 0 ]
+}

@@ -10,9 +10,8 @@ set -u
 work=$(scratch_dir)
 trap 'rm -rf "$work"' EXIT
 
-"$IOMODEL" characterize --target sim:wd6400aaks --quick -o "$work/wd.json" >/dev/null 2>&1
-ok "characterize of the member exits 0" [ $? -eq 0 ]
 member=$work/wd.json
+wd_member "$member"
 
 # bad OPTION ARGS...: status 2, one printable line naming OPTION, -o not created
 bad() {

@@ -43,8 +43,7 @@ ok "RAID 5 read saturated IOPS within 10 %" agree 5 "lambda m: m['read']['queue_
 "$IOMODEL" report "$work/sim0.json" "$work/plan0.json" -o "$work/both.html" >/dev/null 2>&1
 ok "report draws the simulated array and its plan together" [ -s "$work/both.html" ]
 # (moved here from raid_cli.sh: numeric agreement, on the release build only)
-"$IOMODEL" characterize --target sim:wd6400aaks --quick -o "$work/wd.json" >/dev/null 2>&1
-ok "characterize of the member with its write cache exits 0" [ $? -eq 0 ]
+wd_member "$work/wd.json"
 # members with their write cache on (the preset's): their caches take the writes, so
 # an array that only writes (RAID 0, 10) writes at the members' deep-queue rate from QD1 on
 for level in 0 10; do
