@@ -74,11 +74,6 @@
 
 #define HUGE_PAGE (2ULL << 20)
 
-static inline uint32_t block_of(const struct ssd_page_ftl *pf, uint64_t ppn)
-{
-	return ssd_block_of(pf, ppn);
-}
-
 static inline uint64_t page_of(const struct ssd_page_ftl *pf, uint64_t off, uint64_t page)
 {
 	return pf->page_shift >= 0 ? off >> pf->page_shift : off / page;
@@ -103,7 +98,7 @@ static inline void map_set(struct ssd_map *m, uint64_t i, uint32_t v, bool fast)
 
 static inline uint32_t block_as(const struct ssd_page_ftl *pf, uint64_t ppn, bool fast)
 {
-	return fast ? (uint32_t)(ppn >> pf->ppb_shift) : block_of(pf, ppn);
+	return fast ? (uint32_t)(ppn >> pf->ppb_shift) : ssd_block_of(pf, ppn);
 }
 
 static inline uint32_t head_of(const struct ssd_page_ftl *pf, uint32_t c, uint32_t valid)
@@ -578,10 +573,10 @@ static inline int write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, bool 
 			  : write_page_any(d, lpn, at, partial, end);
 }
 
-/* ssd_pftl_write()'s one whole page on any drive (ssd_dev.h). */
+/* ssd_pftl_write()'s one whole page on a drive without pf->fast (ssd_dev.h tested it). */
 int ssd_pftl_write_page(struct ssd_dev *d, uint64_t lpn, uint64_t at, uint64_t *end)
 {
-	return write_page(d, lpn, at, false, end);
+	return write_page_any(d, lpn, at, false, end);
 }
 
 /* ssd_pftl_write() of any range: pages partly covered are read first. */
@@ -653,7 +648,7 @@ void ssd_pftl_prefetch(struct sim_device *sd, uint64_t off, uint32_t length)
 		uint32_t m = back != UINT64_MAX ? ssd_map_get(&pf->l2p, back) : 0;
 
 		if (m) {
-			__builtin_prefetch(&pf->blk[block_of(pf, m - 1)], 1);
+			__builtin_prefetch(&pf->blk[ssd_block_of(pf, m - 1)], 1);
 			if (pf->live)
 				__builtin_prefetch(&pf->live[(m - 1) >> 6], 1);
 		}
