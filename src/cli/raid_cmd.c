@@ -481,7 +481,7 @@ static int load_members(struct raid_options *o, struct raid_member_src *srcs, un
 
 	for (unsigned i = 0; i < distinct && status == EXIT_OK; i++, (*loaded)++)
 		status = raid_member_load(&srcs[i], o->member_fit ? o->member_fit : o->member[i],
-					  o->member_fit != NULL);
+					  o->member_fit != NULL, raid_copies(&o->layout));
 	if (status == EXIT_OK && o->profile)
 		status = apply_profile(o, srcs, *loaded);
 	return status;

@@ -332,7 +332,7 @@ static int sim_mechanics(struct raid_member_src *src, const struct hdd_config *c
 		return EXIT_OK;		/* no usable mechanics: plan without them */
 	src->seek_x1 = 1.0 / (double)tracks;
 	if (raid_mech_derive(60.0 / (double)c->rpm, c->inner_mib_s / c->outer_mib_s, sim_seek_s,
-			     src, &src->m.mech))
+			     src, src->mirror_heads, &src->m.mech))
 		return bad("--member '%s': out of memory", spec_text);
 	return EXIT_OK;
 }
@@ -454,13 +454,15 @@ static int check_points(const struct raid_member_src *src, const char *spec, boo
 	return EXIT_OK;
 }
 
-int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir)
+int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir,
+		     unsigned mirror_heads)
 {
 	struct errmsg err;
 	int status = EXIT_OK;
 	bool sim = !strncmp(spec, "sim:", 4);
 
 	memset(src, 0, sizeof(*src));
+	src->mirror_heads = mirror_heads;
 	point_set_init(&src->ps);
 	snprintf(src->name, sizeof(src->name), "%s", spec);
 	if (sim && (status = sim_figures(src, spec, false)) == EXIT_OK)

@@ -46,14 +46,18 @@ struct raid_member_src {
 	struct hdd_seek_curve seek_curve;	/* a simulated HDD's (m.mech) */
 	double seek_x1;			/* one track as a fraction of the stroke */
 	bool simulated;			/* a sim: drive, or files that say they came from one */
+	unsigned mirror_heads;		/* the most mirrored heads a read chooses among */
 };
 
 /*
  * Load `spec`: "sim:..." a simulated drive, a directory when `is_dir`, else a
- * model file. Returns an exit status, after one line on stderr when it is
- * not EXIT_OK; release `src` in any case.
+ * model file; `mirror_heads`: the array's copies of each chunk (raid_copies),
+ * how far a simulated disk's nearest-head seek is derived. Returns an exit
+ * status, after one line on stderr when it is not EXIT_OK; release `src` in
+ * any case.
  */
-int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir);
+int raid_member_load(struct raid_member_src *src, const char *spec, bool is_dir,
+		     unsigned mirror_heads);
 void raid_member_release(struct raid_member_src *src);
 
 /*

@@ -82,6 +82,11 @@ unsigned raid_read_disks(const struct raid_layout *l)
 	return raid_data_disks(l);
 }
 
+unsigned raid_copies(const struct raid_layout *l)
+{
+	return l->level == RAID_1 ? l->disks : l->level == RAID_10 ? 2 : 0;
+}
+
 unsigned raid_str_disks(const struct raid_layout *l, enum io_op op)
 {
 	return op == IO_READ ? raid_read_disks(l) : l->level == RAID_1 ? 1 : raid_data_disks(l);
@@ -304,15 +309,15 @@ void raid_io_shape(const struct raid_layout *l, enum io_op op, uint64_t size, ui
 		c = l->level == RAID_1 ? 1 : fmin(chunks, (double)raid_read_disks(l));
 		out->reads = c;
 		out->nearer = l->level == RAID_1 || l->level == RAID_10;
-		out->copies = l->level == RAID_1 ? l->disks : l->level == RAID_10 ? 2 : 0;
+		out->copies = raid_copies(l);
 	} else if (l->level == RAID_1) {
 		c = 1;
 		out->writes = l->disks;
-		out->copies = l->disks;
+		out->copies = raid_copies(l);
 	} else if (l->level == RAID_10) {
 		c = fmin(chunks, (double)(l->disks / 2));
 		out->writes = 2 * c;
-		out->copies = 2;
+		out->copies = raid_copies(l);
 	} else {
 		c = fmin(chunks, (double)l->disks);
 		out->writes = c;

@@ -91,6 +91,8 @@ unsigned raid_data_disks(const struct raid_layout *l);	/* per row */
 unsigned raid_parity_disks(const struct raid_layout *l);	/* RAID 5: 1, RAID 6: 2 */
 /* Members that serve one large read in parallel (RAID 1: one). */
 unsigned raid_read_disks(const struct raid_layout *l);
+/* Copies of each chunk: RAID 1 its members, RAID 10 2, else 0 (no mirror). */
+unsigned raid_copies(const struct raid_layout *l);
 /* Members whose STR adds up in a large transfer of `op` (RAID 1 writes: one). */
 unsigned raid_str_disks(const struct raid_layout *l, enum io_op op);
 /* Bytes of user data: data members x the smallest member, whole chunks. */
@@ -169,8 +171,9 @@ struct raid_mech {
 	double seek_mean_s;		/* between two independent positions */
 	double seek_nearer_s;		/* the nearer of two mirrored heads */
 	double slowest_excess_s[RAID_MAX_DISKS];
-	/* the nearest of k heads, k = 3 .. RAID_MECH_HEADS (index k - 3), by simulating the chain */
+	/* the nearest of k heads, k = 3 .. nearest_heads (index k - 3), by simulating the chain */
 	double seek_nearest_s[RAID_MECH_HEADS - 2];
+	unsigned nearest_heads;		/* derived up to (2 .. RAID_MECH_HEADS) */
 };
 
 /*
@@ -178,15 +181,21 @@ struct raid_mech {
  * seconds at distance fraction x of the stroke (0 < x <= 1), and the
  * ratio of the inner to the outer zone rate (positions are uniform over
  * the capacity: denser in track terms at the outer edge; 1 when unknown).
- * 0 or -ENOMEM.
+ * `heads`: the most mirrored heads a read chooses among (raid_copies; the
+ * nearest of 3 or more is simulated, 100 000 reads each, so only as far as
+ * asked). 0 or -ENOMEM.
  */
 int raid_mech_derive(double rev_s, double inner_outer,
 		     double (*seek_s)(const void *ctx, double x), const void *ctx,
-		     struct raid_mech *out);
+		     unsigned heads, struct raid_mech *out);
 /* slowest_excess_s at k parallel IOs (linear between whole k); 0 when k <= 1 or unknown. */
 double raid_mech_slowest_excess(const struct raid_mech *m, double k);
 double raid_mech_rotation_excess(const struct raid_mech *m, double k);
-/* The mean seek of the nearest of `heads` mirrored heads (2: seek_nearer_s); 0 unknown. */
+/*
+ * The mean seek of the nearest of `heads` mirrored heads (2: seek_nearer_s;
+ * more than RAID_MECH_HEADS count as that many; at most the heads derived);
+ * 0 unknown.
+ */
 double raid_mech_nearest_seek(const struct raid_mech *m, unsigned heads);
 
 /*

@@ -194,7 +194,7 @@ static void slowest_excess(const struct mech_grid *g, double rev_s, double *exce
 
 int raid_mech_derive(double rev_s, double inner_outer,
 		     double (*seek_s)(const void *ctx, double x), const void *ctx,
-		     struct raid_mech *out)
+		     unsigned heads, struct raid_mech *out)
 {
 	struct mech_grid g;
 	int ret;
@@ -207,7 +207,8 @@ int raid_mech_derive(double rev_s, double inner_outer,
 	ret = nearer_seek(&g, &out->seek_nearer_s);
 	if (ret)
 		return ret;
-	for (unsigned k = 3; k <= RAID_MECH_HEADS; k++)
+	out->nearest_heads = heads < 2 ? 2 : heads < RAID_MECH_HEADS ? heads : RAID_MECH_HEADS;
+	for (unsigned k = 3; k <= out->nearest_heads; k++)
 		out->seek_nearest_s[k - 3] = nearest_seek_simulated(&g, k);
 	slowest_excess(&g, rev_s, out->slowest_excess_s);
 	return 0;
@@ -234,7 +235,9 @@ double raid_mech_nearest_seek(const struct raid_mech *m, unsigned heads)
 		return heads == 1 ? m->seek_mean_s : 0;
 	if (heads == 2)
 		return m->seek_nearer_s;
-	return m->seek_nearest_s[(heads < RAID_MECH_HEADS ? heads : RAID_MECH_HEADS) - 3];
+	heads = heads < RAID_MECH_HEADS ? heads : RAID_MECH_HEADS;
+	BUG_ON(heads > m->nearest_heads);	/* derived for fewer mirrors than asked of */
+	return m->seek_nearest_s[heads - 3];
 }
 
 double raid_mech_rotation_excess(const struct raid_mech *m, double k)

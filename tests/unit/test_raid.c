@@ -187,7 +187,7 @@ static void raid5_brute_force(unsigned n, unsigned k, double *busy, double *span
 
 static void test_random_perf(void)
 {
-	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL, { 0, 0, 0, { 0 }, { 0 } }, false };
+	struct raid_member m = { "flat", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops, NULL, { 0, 0, 0, { 0 }, { 0 }, 0 }, false };
 	const struct raid_member *ms[8] = { &m, &m, &m, &m, &m, &m, &m, &m };
 	struct raid_layout r0 = { RAID_0, 3, 65536 }, r5 = { RAID_5, 4, 65536 };
 	struct raid_layout r5x3 = { RAID_5, 3, 65536 }, r6 = { RAID_6, 6, 65536 };
@@ -273,9 +273,9 @@ static double fast_iops(const void *ctx, enum io_op op, uint64_t size, unsigned 
 static void test_mixed_order(void)
 {
 	struct raid_member disk = { "disk", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops,
-				    NULL, { 8.3e-3, 8.9e-3, 5.9e-3, { 0 }, { 0 } }, false };
+				    NULL, { 8.3e-3, 8.9e-3, 5.9e-3, { 0 }, { 0 }, 0 }, false };
 	struct raid_member ssd = { "ssd", true, 0, { 200e6, 200e6 }, { 1e-4, 1e-4 }, fast_iops,
-				   NULL, { 0, 0, 0, { 0 }, { 0 } }, false };
+				   NULL, { 0, 0, 0, { 0 }, { 0 }, 0 }, false };
 	const struct raid_member *first[4] = { &disk, &ssd, &disk, &disk };
 	const struct raid_member *last[4] = { &ssd, &disk, &disk, &disk };
 	struct raid_layout r0 = { RAID_0, 4, 65536 }, r5 = { RAID_5, 4, 65536 };
@@ -321,7 +321,7 @@ static double split_iops(const void *ctx, enum io_op op, uint64_t size, unsigned
 static void test_cached_writes(void)
 {
 	struct raid_member m = { "cached", false, 0, { 100e6, 100e6 }, { 0.01, 0.005 }, flat_iops,
-				 NULL, { 0, 0, 0, { 0 }, { 0 } }, true };
+				 NULL, { 0, 0, 0, { 0 }, { 0 }, 0 }, true };
 	const struct raid_member *ms[4] = { &m, &m, &m, &m };
 	struct raid_layout r0 = { RAID_0, 3, 65536 }, r10 = { RAID_10, 4, 65536 };
 	struct raid_layout r5 = { RAID_5, 4, 65536 };
@@ -343,7 +343,7 @@ static void test_cached_writes(void)
 
 static void test_shared_latency(void)
 {
-	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL, { 0, 0, 0, { 0 }, { 0 } }, false };
+	struct raid_member m = { "split", true, 0, { 0, 0 }, { 0, 0 }, split_iops, NULL, { 0, 0, 0, { 0 }, { 0 }, 0 }, false };
 	const struct raid_member *ms[4] = { &m, &m, &m, &m };
 	struct raid_layout one = { RAID_0, 1, 65536 }, three = { RAID_0, 3, 65536 };
 	struct raid_perf p, q;
@@ -415,13 +415,13 @@ static void test_mech(void)
 	struct raid_mech m, r;
 	struct raid_io_shape s = { 0 };
 	struct raid_member disk = { "disk", false, 0, { 100e6, 100e6 }, { 0.01, 0.02 }, flat_iops,
-				    NULL, { 0, 0, 0, { 0 }, { 0 } }, false };
+				    NULL, { 0, 0, 0, { 0 }, { 0 }, 0 }, false };
 	const struct raid_member *ms[4] = { &disk, &disk, &disk, &disk };
 	struct raid_layout r1 = { RAID_1, 2, 65536 }, r5 = { RAID_5, 4, 65536 };
 	struct raid_perf plain, mech;
 	struct errmsg err;
 
-	CHECK(&st, !raid_mech_derive(1.0, 1.0, seek_is_distance, NULL, &m), "derive");
+	CHECK(&st, !raid_mech_derive(1.0, 1.0, seek_is_distance, NULL, RAID_MECH_HEADS, &m), "derive");
 	CHECK(&st, fabs(m.seek_mean_s - 1.0 / 3) < 0.002, "mean distance %.4f", m.seek_mean_s);
 	CHECK(&st, fabs(m.seek_nearer_s - 0.162) < 0.004, "nearer head %.4f", m.seek_nearer_s);
 	/*
@@ -436,7 +436,7 @@ static void test_mech(void)
 		   raid_mech_nearest_seek(&m, 64) == raid_mech_nearest_seek(&m, RAID_MECH_HEADS) &&
 		   raid_mech_nearest_seek(&m, RAID_MECH_HEADS) < raid_mech_nearest_seek(&m, 4),
 	      "2 heads: the chain's; more than RAID_MECH_HEADS: as many");
-	CHECK(&st, !raid_mech_derive(0.008, 1.0, no_seek, NULL, &r), "derive");
+	CHECK(&st, !raid_mech_derive(0.008, 1.0, no_seek, NULL, RAID_MECH_HEADS, &r), "derive");
 	for (unsigned k = 2; k <= 8; k *= 2)
 		CHECK(&st, fabs(raid_mech_slowest_excess(&r, k) - raid_mech_rotation_excess(&r, k)) < 2e-6,
 		      "slowest of %u waits: %.6f s, closed form %.6f s", k, raid_mech_slowest_excess(&r, k),
@@ -445,7 +445,8 @@ static void test_mech(void)
 	      "one IO: no excess");
 	/* the plan with mechanics: mirror reads faster, RMW writes with a rewrite */
 	CHECK(&st, !raid_random_perf(&r1, ms, IO_READ, 4096, 4096, 1, false, &plain, &err), "perf");
-	CHECK(&st, !raid_mech_derive(0.008, 1.0, seek_is_distance, NULL, &disk.mech), "derive");
+	CHECK(&st, !raid_mech_derive(0.008, 1.0, seek_is_distance, NULL, RAID_MECH_HEADS,
+				     &disk.mech), "derive");
 	CHECK(&st, !raid_random_perf(&r1, ms, IO_READ, 4096, 4096, 1, false, &mech, &err), "perf");
 	CHECK(&st, fabs(1 / mech.iops - (1 / plain.iops - (disk.mech.seek_mean_s -
 	      disk.mech.seek_nearer_s))) < 1e-9, "a mirror read saves the nearer head's seek");

@@ -103,6 +103,24 @@ static void heap_mostly_in_order(struct check_state *st)
 	req_heap_release(&h);
 }
 
+/*
+ * Push up to `burst` of req[*pushed..N) at keys rising from *t by 0-2 (equal
+ * keys too), each key in keys[]; how many pushes failed.
+ */
+static int push_burst(struct req_fifo *q, struct rng *r, unsigned burst, uint64_t *t,
+		      uint64_t *keys, struct io_request *req, int *pushed)
+{
+	int bad = 0;
+
+	for (unsigned k = 0; k < burst && *pushed < N; k++) {
+		*t += rng_below(r, 3);
+		keys[*pushed] = *t;
+		bad += req_fifo_push(q, *t, &req[*pushed]) != 0;
+		(*pushed)++;
+	}
+	return bad;
+}
+
 static void fifo_in_order(struct check_state *st)
 {
 	static struct io_request req[N];
@@ -116,11 +134,7 @@ static void fifo_in_order(struct check_state *st)
 	while (popped < N) {	/* bursts of pushes, then of pops: the ring wraps and grows */
 		unsigned burst = 1 + (unsigned)rng_below(&r, 40);
 
-		for (unsigned k = 0; k < burst && pushed < N; k++) {
-			t += rng_below(&r, 3);	/* equal keys too */
-			keys[pushed] = t;
-			bad += req_fifo_push(&q, t, &req[pushed++]) != 0;
-		}
+		bad += push_burst(&q, &r, burst, &t, keys, req, &pushed);
 		burst = 1 + (unsigned)rng_below(&r, 30);
 		for (unsigned k = 0; k < burst && popped < pushed; k++) {
 			bad += req_fifo_min(&q) != keys[popped];
@@ -156,11 +170,7 @@ static void fifo_take(struct check_state *st)
 		uint64_t now = t + rng_below(&r, 4) - 2 * (t >= 2);
 		unsigned want = 0, got;
 
-		for (unsigned k = 0; k < burst && pushed < N; k++) {
-			t += rng_below(&r, 3);	/* equal keys too */
-			keys[pushed] = t;
-			bad += req_fifo_push(&q, t, &req[pushed++]) != 0;
-		}
+		bad += push_burst(&q, &r, burst, &t, keys, req, &pushed);
 		if (pushed == N)
 			now = UINT64_MAX - 1;
 		while (popped + (int)want < pushed && want < max && keys[popped + want] <= now)
